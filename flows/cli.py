@@ -1,0 +1,161 @@
+"""The `lifeloom` command."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from schemas.config import BuildConfig, ConfigError, load_config_file, load_preset, preset_names
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help="Build, gate, freeze and query lifeloom corpora.")
+out = Console()
+err = Console(stderr=True)
+
+HomeOpt = Annotated[Path, typer.Option("--home", envvar="LIFELOOM_HOME", help="Data root.")]
+DEFAULT_HOME = Path(".lifeloom")
+
+EXAMPLE_QUERIES = (
+    "select category, count(*) as n from latest.questions group by all order by n desc",
+    "select q.question, q.answer, e.evidence_id from latest.questions q "
+    "join latest.question_evidence e using (question_id) limit 5",
+    "select persona_id, count(*) as turns, min(timestamp) as first, max(timestamp) as last "
+    "from latest.turns group by all order by persona_id",
+)
+
+
+def fail(message: str, code: int = 2) -> None:
+    """One clear message on stderr and a non-zero exit."""
+    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+    raise typer.Exit(code)
+
+
+def _quiet_prefect() -> None:
+    os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+    os.environ.setdefault("DO_NOT_TRACK", "1")
+    os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+
+
+def resolve_config(preset: str | None, config: Path | None) -> BuildConfig:
+    if preset and config:
+        fail("give either --preset or --config, not both")
+    try:
+        return load_config_file(config) if config else load_preset(preset or "demo")
+    except ConfigError as exc:
+        fail(str(exc))
+
+
+@app.command()
+def build(
+    preset: Annotated[str | None, typer.Option(help=f"Named preset ({', '.join(preset_names())}).")] = None,
+    config: Annotated[Path | None, typer.Option("--config", "-c", help="TOML config file.")] = None,
+    home: HomeOpt = DEFAULT_HOME,
+    version: Annotated[str | None, typer.Option(help="Release version (default: next vNNNN).")] = None,
+) -> None:
+    """Build, gate and freeze a corpus with the build_corpus flow (Prefect local mode)."""
+    cfg = resolve_config(preset, config)
+    from warehouse.paths import HomeError, prepare_home
+
+    try:
+        layout = prepare_home(home)
+    except HomeError as exc:
+        fail(str(exc))
+    if version and layout.release_dir(cfg.name, version).exists():
+        fail(f"release {cfg.name}/{version} already exists; releases are never overwritten")
+    _quiet_prefect()
+    from flows.runner import run_build
+
+    result = run_build(cfg, layout, version, out)
+    if result.error:
+        fail(result.error, code=1)
+    _print_release(result.release_path)
+
+
+def _print_release(path: Path) -> None:
+    out.print(f"\n[bold green]Released[/] {path}")
+    out.print("Query it (catalog opens read-only; the duckdb CLI opens it too):")
+    for q in EXAMPLE_QUERIES:
+        out.print(f'  lifeloom sql "{q}"', highlight=False, soft_wrap=True)
+
+
+@app.command()
+def sql(
+    query: Annotated[str, typer.Argument(help="SQL over the catalog views (schema latest = last good run).")],
+    home: HomeOpt = DEFAULT_HOME,
+    limit: Annotated[int, typer.Option(help="Rows to print at most.")] = 50,
+    fmt: Annotated[str, typer.Option("--format", help="table, csv or json.")] = "table",
+) -> None:
+    """Run a query against the warehouse catalog and print the result."""
+    import duckdb
+
+    from warehouse.catalog import CatalogMissing, open_catalog
+    from warehouse.paths import Layout
+
+    try:
+        con = open_catalog(Layout(home.expanduser().absolute()))
+    except CatalogMissing as exc:
+        fail(str(exc))
+    try:
+        rel = con.execute(query)
+        columns = [d[0] for d in rel.description or []]
+        rows = rel.fetchmany(limit + 1)
+    except duckdb.Error as exc:
+        fail(f"query failed: {exc}", code=1)
+    finally:
+        con.close()
+    _print_rows(columns, rows, limit, fmt)
+
+
+def _print_rows(columns: list[str], rows: list[tuple], limit: int, fmt: str) -> None:
+    shown = rows[:limit]
+    if fmt == "csv":
+        import csv
+
+        writer = csv.writer(sys.stdout)
+        writer.writerow(columns)
+        writer.writerows(shown)
+        return
+    if fmt == "json":
+        import json
+
+        out.print_json(json.dumps([dict(zip(columns, r)) for r in shown], default=str))
+        return
+    table = Table(*columns, show_lines=False)
+    for row in shown:
+        table.add_row(*("" if v is None else str(v) for v in row))
+    out.print(table)
+    more = " (more not shown; raise --limit)" if len(rows) > limit else ""
+    out.print(f"{len(shown)} row(s){more}")
+
+
+@app.command()
+def presets() -> None:
+    """List the bundled presets."""
+    for name in preset_names():
+        cfg = load_preset(name)
+        out.print(f"{name}: {cfg.personas} personas, {cfg.days} days from {cfg.start_date}, provider {cfg.provider.name}")
+
+
+@app.command()
+def releases(home: HomeOpt = DEFAULT_HOME) -> None:
+    """List frozen releases under the data root."""
+    root = home.expanduser().absolute() / "releases"
+    found = sorted(p for p in root.glob("*/v*") if (p / "manifest.json").is_file()) if root.is_dir() else []
+    if not found:
+        out.print(f"no releases under {root}")
+    for path in found:
+        out.print(str(path))
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,31 @@
+"""Verifier findings and gate results."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+
+class _Row(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Finding(_Row):
+    finding_id: str
+    persona_id: str | None = None
+    stage: str
+    artifact_id: str
+    check: str
+    severity: Literal["error", "warning", "info"]
+    message: str
+    suggestion: str = ""
+
+
+class GateResult(_Row):
+    suite: str
+    expectation: str
+    column: str | None = None
+    success: bool
+    unexpected_count: int = 0
+    sample: list[Any] = []

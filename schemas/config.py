@@ -1,0 +1,156 @@
+"""Build configuration: one `BuildConfig`, loaded from a TOML file or a named preset, and the
+process settings (data root, secrets) read from the environment."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import tomllib
+from importlib import resources
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class ConfigError(ValueError):
+    """A configuration a user wrote (or named) that cannot be used; the message says why."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ProviderConfig(_Strict):
+    """Which model narrates. Keys never live here: `api_key_env` names the environment variable."""
+
+    name: Literal["offline", "openai", "anthropic"] = "offline"
+    model: str = "offline-narrator-v1"
+    base_url: str | None = None
+    api_key_env: str | None = None
+    temperature: float = Field(0.7, ge=0, le=2)
+    max_output_tokens: int = Field(1024, gt=0)
+    max_concurrency: int = Field(8, ge=1)
+    requests_per_minute: int | None = Field(None, ge=1)
+
+
+class LoopOptions(_Strict):
+    max_plans_per_day: int = Field(2, ge=1, le=10)
+    plan_probability: float = Field(0.6, ge=0, le=1, description="chance a given day holds a plan")
+
+
+class SourceOptions(_Strict):
+    email_probability: float = Field(0.6, ge=0, le=1, description="chance an event yields an email")
+    chunk_tokens: int = Field(120, ge=20)
+
+
+class DialogueOptions(_Strict):
+    followups: int = Field(1, ge=0, le=5)
+    context_window: int = Field(6, ge=0)
+
+
+class QuestionOptions(_Strict):
+    per_category: int = Field(6, ge=1, description="questions per category and persona (upper bound)")
+
+
+class StageOptions(_Strict):
+    loop: LoopOptions = LoopOptions()
+    sources: SourceOptions = SourceOptions()
+    dialogue: DialogueOptions = DialogueOptions()
+    questions: QuestionOptions = QuestionOptions()
+    providers: dict[str, ProviderConfig] = Field(
+        default_factory=dict, description="per-stage provider overrides, keyed by stage name"
+    )
+
+
+class BuildConfig(_Strict):
+    """Everything that determines a corpus. Equal configs (and LLM caches) give equal corpora."""
+
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]{0,63}$")
+    seed: int = 0
+    personas: int = Field(3, ge=1, le=100_000)
+    seed_file: Path | None = None
+    domain: str = "general"
+    start_date: dt.date = dt.date(2024, 1, 1)
+    days: int = Field(60, gt=0, le=3660)
+    rollout_p: float = Field(0.7, ge=0, le=1, description="probability a planned event turns out well")
+    prune_interval: int = Field(30, gt=0, description="days between LOOP prune passes")
+    provider: ProviderConfig = ProviderConfig()
+    stages: StageOptions = StageOptions()
+
+    @model_validator(mode="after")
+    def _seed_file_exists(self) -> BuildConfig:
+        if self.seed_file is not None and not self.seed_file.is_file():
+            raise ValueError(f"seed_file {str(self.seed_file)!r} does not exist")
+        return self
+
+    @property
+    def end_date(self) -> dt.date:
+        return self.start_date + dt.timedelta(days=self.days - 1)
+
+    def provider_for(self, stage: str) -> ProviderConfig:
+        return self.stages.providers.get(stage, self.provider)
+
+    def canonical_json(self) -> str:
+        return json.dumps(self.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+
+    def config_hash(self) -> str:
+        return hashlib.sha256(self.canonical_json().encode()).hexdigest()[:16]
+
+
+def preset_names() -> list[str]:
+    files = resources.files("schemas").joinpath("presets").iterdir()
+    return sorted(p.name.removesuffix(".toml") for p in files if p.name.endswith(".toml"))
+
+
+def load_preset(name: str) -> BuildConfig:
+    """The bundled preset `name` (see schemas/presets/)."""
+    if name not in preset_names():
+        raise ConfigError(f"unknown preset {name!r}; available presets: {', '.join(preset_names())}")
+    text = resources.files("schemas").joinpath("presets", f"{name}.toml").read_text()
+    return config_from_toml(text, source=f"preset {name}")
+
+
+def load_config_file(path: Path) -> BuildConfig:
+    """A config from a TOML file; relative seed_file paths resolve against the file's folder."""
+    if not path.is_file():
+        raise ConfigError(f"config file {str(path)!r} does not exist")
+    return config_from_toml(path.read_text(), source=str(path), base=path.parent)
+
+
+def config_from_toml(text: str, source: str, base: Path | None = None) -> BuildConfig:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source}: invalid TOML: {exc}") from None
+    if base is not None and isinstance(data.get("seed_file"), str):
+        data["seed_file"] = str((base / data["seed_file"]).resolve())
+    return config_from_dict(data, source)
+
+
+def config_from_dict(data: dict, source: str = "config") -> BuildConfig:
+    try:
+        return BuildConfig.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(f"{source}: {describe_validation_error(exc)}") from None
+
+
+def describe_validation_error(exc: ValidationError) -> str:
+    """One line per problem, each naming the field: `field 'days': Input should be greater than 0`."""
+    parts = []
+    for err in exc.errors():
+        field = ".".join(str(p) for p in err["loc"]) or "(root)"
+        parts.append(f"field {field!r}: {err['msg']}")
+    return "; ".join(parts)
+
+
+class Settings(BaseSettings):
+    """Process settings from the environment. Secrets stay SecretStr and are never written anywhere."""
+
+    model_config = SettingsConfigDict(env_prefix="LIFELOOM_", extra="ignore")
+
+    home: Path = Path(".lifeloom")
+    openai_api_key: SecretStr | None = Field(None, validation_alias="OPENAI_API_KEY")
+    anthropic_api_key: SecretStr | None = Field(None, validation_alias="ANTHROPIC_API_KEY")

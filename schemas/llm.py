@@ -1,0 +1,26 @@
+"""Gateway records: one ledger row per model call."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+
+class LLMCall(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    call_key: str
+    stage: str
+    persona_id: str | None = None
+    provider: str
+    model: str
+    prompt_name: str
+    prompt_hash: str
+    input_tokens: int
+    output_tokens: int
+    latency_ms: float
+    cost_usd: float = 0.0
+    attempts: int = 1
+    outcome: Literal["ok", "repaired", "fallback", "error"]
+    cached: bool = False

@@ -1,0 +1,54 @@
+"""Run and release records, and the release manifest."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class RunRecord(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    run_id: str
+    name: str
+    config_hash: str
+    code_version: str
+    started_at: dt.datetime
+    finished_at: dt.datetime | None = None
+    status: Literal["running", "succeeded", "failed"]
+    message: str = ""
+
+
+class ReleaseRecord(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    version: str
+    run_id: str
+    created_at: dt.datetime
+    content_hash: str
+    path: str
+
+
+class Manifest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    version: str
+    run_id: str
+    created_at: dt.datetime
+    code_version: str
+    config: dict[str, Any]
+    config_hash: str
+    provider: dict[str, Any]
+    package_versions: dict[str, str]
+    prompt_hashes: dict[str, str]
+    ledger: dict[str, Any]
+    row_counts: dict[str, int]
+    table_hashes: dict[str, str]
+    content_hash: str
+    gates: dict[str, Any]
+    parent: str | None = None
+    files: list[str] = Field(default_factory=list)

@@ -1,0 +1,135 @@
+"""The table contract: one entry per public table, with its row model and its Arrow schema.
+
+Arrow types are derived from the pydantic field annotations: str -> string, int -> int64,
+float -> float64, bool -> bool, date -> date32, datetime -> timestamp(us, UTC), list[str] ->
+list<string>; anything else (dicts, nested models, list[Any]) is stored as a JSON string. Every
+table also carries `run_id`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import types
+import typing
+from dataclasses import dataclass
+from typing import Any
+
+import pyarrow as pa
+from pydantic import BaseModel
+
+from schemas.audit import Finding, GateResult
+from schemas.corpus import Bullet, Chunk, Document, Session, Turn
+from schemas.llm import LLMCall
+from schemas.profile import Persona
+from schemas.qa import Evidence, Question
+from schemas.release import ReleaseRecord, RunRecord
+from schemas.world import Event, Fact, Plan, ProfileOp, ProfileSnapshot
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    model: type[BaseModel]
+    key: tuple[str, ...]
+    per_persona: bool = True
+    volatile: tuple[str, ...] = ()
+    """Columns excluded from content hashes because they vary between identical builds."""
+
+    @property
+    def arrow_schema(self) -> pa.Schema:
+        return arrow_schema(self.model)
+
+
+TABLES: dict[str, Table] = {
+    t.name: t
+    for t in [
+        Table("personas", Persona, ("persona_id",)),
+        Table("profile_snapshots", ProfileSnapshot, ("persona_id", "as_of")),
+        Table("profile_ops", ProfileOp, ("op_id",)),
+        Table("plans", Plan, ("plan_id",)),
+        Table("events", Event, ("event_id",)),
+        Table("facts", Fact, ("fact_id",)),
+        Table("documents", Document, ("doc_id",)),
+        Table("chunks", Chunk, ("chunk_id",)),
+        Table("bullets", Bullet, ("bullet_id",)),
+        Table("sessions", Session, ("session_id",)),
+        Table("turns", Turn, ("turn_id",)),
+        Table("questions", Question, ("question_id",)),
+        Table("question_evidence", Evidence, ("question_id", "evidence_id", "fact_id")),
+        Table("llm_calls", LLMCall, ("call_key", "stage", "persona_id"), volatile=("latency_ms", "cached")),
+        Table("verifier_findings", Finding, ("finding_id",)),
+        Table("gate_results", GateResult, ("suite", "expectation", "column"), per_persona=False),
+        Table("runs", RunRecord, ("run_id",), per_persona=False),
+        Table("releases", ReleaseRecord, ("name", "version"), per_persona=False),
+    ]
+}
+
+CORPUS_TABLES = tuple(n for n, t in TABLES.items() if t.per_persona)
+"""Tables a persona branch produces; a release holds these plus gate_results."""
+RELEASE_TABLES = CORPUS_TABLES + ("gate_results",)
+
+
+def _arrow_type(annotation: Any) -> pa.DataType:
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        return _arrow_type(args[0]) if len(args) == 1 else pa.string()
+    if origin is typing.Literal:
+        return pa.string()
+    if origin is list and typing.get_args(annotation) == (str,):
+        return pa.list_(pa.string())
+    simple = {
+        str: pa.string(),
+        int: pa.int64(),
+        float: pa.float64(),
+        bool: pa.bool_(),
+        dt.date: pa.date32(),
+        dt.datetime: pa.timestamp("us", tz="UTC"),
+    }
+    return simple.get(annotation, pa.string())
+
+
+def arrow_schema(model: type[BaseModel]) -> pa.Schema:
+    """The Arrow schema of a table whose rows are `model`, plus the `run_id` column."""
+    hints = typing.get_type_hints(model)
+    fields = [pa.field("run_id", pa.string(), nullable=False)]
+    fields += [pa.field(name, _arrow_type(hints[name])) for name in model.model_fields]
+    return pa.schema(fields)
+
+
+def is_json_column(model: type[BaseModel], column: str) -> bool:
+    """True when the column is stored as a JSON string (dicts, nested models, lists of non-strings)."""
+    hints = typing.get_type_hints(model)
+    return _arrow_type(hints[column]) == pa.string() and _json_like(hints[column])
+
+
+def _json_like(annotation: Any) -> bool:
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        return any(_json_like(a) for a in typing.get_args(annotation) if a is not type(None))
+    if origin in (dict, list):
+        return True
+    return isinstance(annotation, type) and issubclass(annotation, BaseModel)
+
+
+def to_record(row: BaseModel, run_id: str) -> dict[str, Any]:
+    """A row as a dict matching the table's Arrow schema (JSON columns serialized, sorted keys)."""
+    model = type(row)
+    out: dict[str, Any] = {"run_id": run_id}
+    data = row.model_dump(mode="python")
+    for name in model.model_fields:
+        value = data[name]
+        if is_json_column(model, name):
+            value = json.dumps(row.model_dump(mode="json")[name], sort_keys=True, ensure_ascii=False)
+        elif isinstance(value, dt.datetime):
+            value = value.astimezone(dt.UTC)
+        out[name] = value
+    return out
+
+
+def to_arrow(table: str, rows: list[BaseModel], run_id: str) -> pa.Table:
+    """Rows of one table as an Arrow table with the contract schema."""
+    spec = TABLES[table]
+    records = [to_record(r, run_id) for r in rows]
+    return pa.Table.from_pylist(records, schema=spec.arrow_schema)

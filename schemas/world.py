@@ -1,0 +1,76 @@
+"""The symbolic world: plans, rolled-out events, facts with valid-time intervals, profile changes."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Row(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Plan(_Row):
+    plan_id: str
+    persona_id: str
+    created_on: dt.date
+    horizon: Literal["short", "long"]
+    scheduled_for: dt.date
+    title: str
+    kind: str = Field(description="event template key the plan instantiates")
+
+
+class Event(_Row):
+    event_id: str
+    persona_id: str
+    date: dt.date
+    plan_id: str | None = Field(None, description="the plan this event rolled out; None for the baseline event")
+    kind: str
+    valence: Literal["positive", "negative"]
+    severity: int = Field(ge=1, le=5)
+    critical: bool
+    narrative: str
+
+
+class Fact(_Row):
+    """A typed statement about the world, true from valid_from until valid_to (exclusive; None = still true)."""
+
+    fact_id: str
+    persona_id: str
+    event_id: str
+    subject: str
+    attribute: str
+    value: str
+    valid_from: dt.date
+    valid_to: dt.date | None = None
+    surface_forms: list[str] = Field(description="strings whose presence in a text shows it carries the fact")
+
+
+class ProfileOp(_Row):
+    op_id: str
+    persona_id: str
+    date: dt.date
+    event_id: str
+    phase: Literal["factual", "state", "prune"]
+    op: Literal["add", "modify", "remove"]
+    path: str
+    old_value: str | None = None
+    new_value: str | None = None
+
+
+class ProfileSnapshot(_Row):
+    persona_id: str
+    as_of: dt.date
+    profile: dict[str, Any]
+
+
+class World(_Row):
+    """Everything the LOOP simulator produced for one persona."""
+
+    plans: list[Plan]
+    events: list[Event]
+    facts: list[Fact]
+    profile_ops: list[ProfileOp]
+    profile_snapshots: list[ProfileSnapshot]

@@ -1,0 +1,88 @@
+"""End to end: build_corpus on the offline narrator, through gates to a frozen release."""
+
+import json
+
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+from flows import stages
+from flows.build import GateFailed, build_corpus
+from flows.cli import app
+from schemas.config import load_preset
+from warehouse.catalog import open_catalog
+from warehouse.paths import Layout
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    home = tmp_path_factory.mktemp("home")
+    result = build_corpus(config=load_preset("tiny"), home=str(home))
+    return home, result
+
+
+def test_build_freezes_a_release_with_manifest(tiny):
+    home, result = tiny
+    path = home / "releases" / "tiny" / "v0001"
+    assert result["release"]["path"] == str(path)
+    manifest = json.loads((path / "manifest.json").read_text())
+    assert manifest["provider"]["name"] == "offline"
+    assert manifest["row_counts"]["questions"] > 0 and manifest["row_counts"]["turns"] > 0
+    assert manifest["gates"]["failed"] == 0
+    assert set(manifest["table_hashes"]) >= {"questions", "question_evidence", "facts", "turns", "llm_calls"}
+    assert manifest["ledger"]["calls"] > 0
+    for name in manifest["files"]:
+        assert (path / name).is_file()
+
+
+def test_catalog_answers_queries_about_the_latest_run(tiny):
+    home, result = tiny
+    con = open_catalog(Layout(home))
+    assert con.execute("select run_id from latest.runs").fetchone() == (result["run_id"],)
+    categories = {c for (c,) in con.execute("select distinct category from latest.questions").fetchall()}
+    assert {"fact", "temporal"} <= categories
+    late = con.execute(
+        "select count(*) from latest.question_evidence e join latest.questions q using (question_id) "
+        "join latest.turns t on t.turn_id = e.evidence_id where t.timestamp >= q.question_time"
+    ).fetchone()[0]
+    assert late == 0
+    assert con.execute("select count(*) from latest.gate_results where not success").fetchone() == (0,)
+    assert con.execute("select count(distinct persona_id) from latest.personas").fetchone() == (2,)
+
+
+def test_same_seed_same_content_other_seed_differs(tiny, tmp_path):
+    home, first = tiny
+    again = build_corpus(config=load_preset("tiny"), home=str(tmp_path / "a"))
+    other = build_corpus(config=load_preset("tiny").model_copy(update={"seed": 2}), home=str(tmp_path / "b"))
+    hashes = [json.loads((__import__("pathlib").Path(r["release"]["path"]) / "manifest.json").read_text())
+              ["table_hashes"] for r in (first, again, other)]
+    assert hashes[0] == hashes[1]
+    assert hashes[0]["facts"] != hashes[2]["facts"]
+
+
+def test_corrupted_evidence_fails_the_gate_and_freezes_nothing(tmp_path, monkeypatch):
+    real = stages.questions.write_questions
+
+    def corrupt(*args, **kwargs):
+        qset = real(*args, **kwargs)
+        if qset.evidence:
+            qset.evidence[0] = qset.evidence[0].model_copy(update={"evidence_id": "p9999-s9999-t99"})
+        return qset
+
+    monkeypatch.setattr(stages.questions, "write_questions", corrupt)
+    with pytest.raises(GateFailed, match="evidence resolves"):
+        build_corpus(config=load_preset("tiny"), home=str(tmp_path))
+    assert not (tmp_path / "releases" / "tiny").exists()
+    con = duckdb.connect(str(tmp_path / "catalog.duckdb"), read_only=True)
+    assert con.execute("select status from runs").fetchone() == ("failed",)
+    failed = con.execute("select expectation, sample from gate_results where not success").fetchall()
+    assert any("evidence resolves" in e and "p9999-s9999-t99" in s for e, s in failed)
+
+
+def test_cli_build_prints_release_and_queries(tmp_path):
+    result = CliRunner().invoke(app, ["build", "--preset", "tiny", "--home", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "releases/tiny/v0001" in result.output and "lifeloom sql" in result.output
+    rows = CliRunner().invoke(app, ["sql", "select count(*) as n from latest.questions", "--home", str(tmp_path),
+                                    "--format", "csv"])
+    assert rows.exit_code == 0 and rows.output.splitlines()[0] == "n" and int(rows.output.splitlines()[1]) > 0

@@ -1,0 +1,55 @@
+"""Bad input to `lifeloom`: one clear message, a non-zero exit, nothing in releases/."""
+
+from typer.testing import CliRunner
+
+from flows.cli import app
+
+runner = CliRunner()
+
+
+def _build(*args):
+    return runner.invoke(app, ["build", *args])
+
+
+def test_unknown_preset(tmp_path):
+    result = _build("--preset", "nope", "--home", str(tmp_path))
+    assert result.exit_code == 2
+    assert "unknown preset 'nope'" in result.output
+    assert not (tmp_path / "releases").exists()
+
+
+def test_invalid_toml(tmp_path):
+    cfg = tmp_path / "bad.toml"
+    cfg.write_text("name = [oops")
+    result = _build("--config", str(cfg), "--home", str(tmp_path / "home"))
+    assert result.exit_code == 2 and "invalid TOML" in result.output
+    assert not (tmp_path / "home").exists()
+
+
+def test_days_must_be_positive(tmp_path):
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('name = "x"\ndays = 0\n')
+    result = _build("--config", str(cfg), "--home", str(tmp_path / "home"))
+    assert result.exit_code == 2 and "field 'days'" in result.output
+
+
+def test_unwritable_home(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    result = _build("--preset", "tiny", "--home", str(blocker / "home"))
+    assert result.exit_code == 2 and "not writable" in result.output
+
+
+def test_preset_and_config_together(tmp_path):
+    result = _build("--preset", "demo", "--config", str(tmp_path / "c.toml"))
+    assert result.exit_code == 2 and "either --preset or --config" in result.output
+
+
+def test_sql_without_a_build(tmp_path):
+    result = runner.invoke(app, ["sql", "select 1", "--home", str(tmp_path)])
+    assert result.exit_code == 2 and "lifeloom build" in result.output
+
+
+def test_presets_lists_demo():
+    result = runner.invoke(app, ["presets"])
+    assert result.exit_code == 0 and "demo: 3 personas, 60 days" in result.output

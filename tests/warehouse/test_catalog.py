@@ -1,0 +1,99 @@
+import datetime as dt
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from schemas.qa import Evidence
+from schemas.release import RunRecord
+from warehouse.catalog import CatalogMissing, open_catalog, refresh_catalog, session
+from warehouse.parquet import land_rows
+from warehouse.paths import HomeError, prepare_home
+from warehouse.runs import record_run
+
+T0 = dt.datetime(2024, 1, 1, tzinfo=dt.UTC)
+
+
+def _run(run_id, status, minute):
+    return RunRecord(run_id=run_id, name="t", config_hash="c", code_version="v", started_at=T0,
+                     finished_at=T0 + dt.timedelta(minutes=minute), status=status)
+
+
+def _evidence(qid):
+    return Evidence(question_id=qid, evidence_id="p0000-s0001-t01", evidence_kind="turn", fact_id="p0000-f0001")
+
+
+def test_views_exist_and_are_typed_even_before_any_file(tmp_path):
+    layout = prepare_home(tmp_path / "home")
+    refresh_catalog(layout)
+    con = open_catalog(layout)
+    assert con.execute("select count(*) from questions").fetchone() == (0,)
+    types = dict(con.execute("select column_name, data_type from information_schema.columns "
+                             "where table_name = 'questions' and table_schema = 'main'").fetchall())
+    assert types["question_time"] == "TIMESTAMP WITH TIME ZONE" and types["characteristics"] == "VARCHAR[]"
+    con.close()
+
+
+def test_latest_schema_follows_the_newest_successful_run(tmp_path):
+    layout = prepare_home(tmp_path)
+    for run_id, status, minute in [("r1", "succeeded", 1), ("r2", "succeeded", 2), ("r3", "failed", 3)]:
+        record_run(layout, _run(run_id, status, minute))
+        land_rows(layout, "question_evidence", [_evidence(f"{run_id}-q")], run_id, "p0000")
+    refresh_catalog(layout)
+    con = open_catalog(layout)
+    assert con.execute("select count(*) from question_evidence").fetchone() == (3,)
+    assert con.execute("select question_id from latest.question_evidence").fetchall() == [("r2-q",)]
+    con.close()
+
+
+def test_readers_are_not_locked_out_while_the_catalog_is_rebuilt(tmp_path):
+    layout = prepare_home(tmp_path)
+    refresh_catalog(layout)
+    reader = open_catalog(layout)
+    record_run(layout, _run("r1", "succeeded", 1))
+    refresh_catalog(layout)  # must not fail although a reader holds the old file open
+    assert reader.execute("select count(*) from runs").fetchone() == (0,)  # old snapshot
+    reader.close()
+    assert open_catalog(layout).execute("select count(*) from runs").fetchone() == (1,)
+
+
+def test_in_memory_session_sees_landed_rows(tmp_path):
+    layout = prepare_home(tmp_path)
+    land_rows(layout, "question_evidence", [_evidence("q1"), _evidence("q2")], "r1", "p0000")
+    con = session(layout)
+    assert con.execute("select count(*) from question_evidence where run_id = 'r1'").fetchone() == (2,)
+
+
+def test_open_catalog_without_a_build_is_a_clear_error(tmp_path):
+    with pytest.raises(CatalogMissing, match="lifeloom build"):
+        open_catalog(prepare_home(tmp_path))
+
+
+def test_unwritable_home_is_reported(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(HomeError, match="not writable"):
+        prepare_home(blocker / "home")
+
+
+def test_atomic_write_leaves_no_temporary_files(tmp_path):
+    layout = prepare_home(tmp_path)
+    path = land_rows(layout, "question_evidence", [_evidence("q1")], "r1", "p0000")
+    assert path.name == "part.parquet"
+    assert [p.name for p in path.parent.iterdir()] == ["part.parquet"]
+
+
+def test_duckdb_cli_from_pypi_opens_the_catalog(tmp_path):
+    cli = Path(sys.executable).parent / "duckdb"
+    if not cli.exists():
+        pytest.skip("duckdb CLI (dev extra duckdb-cli) not installed")
+    layout = prepare_home(tmp_path)
+    record_run(layout, _run("r1", "succeeded", 1))
+    refresh_catalog(layout)
+    out = subprocess.run([str(cli), "-readonly", str(layout.catalog), "-csv", "-c", "select run_id from runs"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "r1" in out.stdout
+    assert duckdb.__version__

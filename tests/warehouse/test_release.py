@@ -1,0 +1,66 @@
+import datetime as dt
+import json
+
+import pytest
+
+from schemas.qa import Evidence
+from schemas.release import Manifest
+from warehouse import release
+from warehouse.catalog import session
+from warehouse.parquet import land_rows
+from warehouse.paths import prepare_home
+
+T0 = dt.datetime(2024, 1, 1, tzinfo=dt.UTC)
+
+
+def _evidence(qid, eid="p0000-s0001-t01"):
+    return Evidence(question_id=qid, evidence_id=eid, evidence_kind="turn", fact_id="p0000-f0001")
+
+
+def _manifest(layout, run_id, version=None):
+    con = session(layout)
+    hashes = release.content_hashes(con, run_id)
+    return Manifest(name="t", version=version or release.next_version(layout, "t"), run_id=run_id, created_at=T0,
+                    code_version="v", config={"days": 3}, config_hash="c", provider={"name": "offline"},
+                    package_versions={}, prompt_hashes={}, ledger=release.ledger_totals(con, run_id),
+                    row_counts=release.row_counts(con, run_id), table_hashes=hashes,
+                    content_hash=release.combined_hash(hashes), gates={"passed": 1, "expectations": 1})
+
+
+def test_content_hash_ignores_run_id_and_row_order(tmp_path):
+    layout = prepare_home(tmp_path)
+    land_rows(layout, "question_evidence", [_evidence("a"), _evidence("b")], "r1", "p0000")
+    land_rows(layout, "question_evidence", [_evidence("b"), _evidence("a")], "r2", "p0000")
+    land_rows(layout, "question_evidence", [_evidence("a"), _evidence("c")], "r3", "p0000")
+    con = session(layout)
+    h = {r: release.table_hash(con, "question_evidence", r) for r in ("r1", "r2", "r3")}
+    assert h["r1"] == h["r2"] != h["r3"]
+
+
+def test_freeze_writes_tables_manifest_card_and_never_overwrites(tmp_path):
+    layout = prepare_home(tmp_path)
+    land_rows(layout, "question_evidence", [_evidence("a")], "r1", "p0000")
+    record = release.freeze(layout, _manifest(layout, "r1"))
+    path = layout.release_dir("t", "v0001")
+    assert record.path == str(path) and record.version == "v0001"
+    manifest = json.loads((path / "manifest.json").read_text())
+    assert manifest["row_counts"]["question_evidence"] == 1
+    assert "question_evidence.parquet" in manifest["files"]
+    card = (path / "README.md").read_text()
+    assert card.startswith("---\n") and "config_name: question_evidence" in card
+    with pytest.raises(release.ReleaseExists):
+        release.freeze(layout, _manifest(layout, "r1", version="v0001"))
+    assert release.next_version(layout, "t") == "v0002"
+    assert not (path / "x").parent.stat().st_mode & 0o222  # read-only folder
+    assert [p.name for p in path.parent.iterdir()] == ["v0001"]  # no staging leftovers
+
+
+def test_frozen_tables_hold_only_the_run(tmp_path):
+    import pyarrow.parquet as pq
+
+    layout = prepare_home(tmp_path)
+    land_rows(layout, "question_evidence", [_evidence("a")], "r1", "p0000")
+    land_rows(layout, "question_evidence", [_evidence("b"), _evidence("c")], "r2", "p0000")
+    release.freeze(layout, _manifest(layout, "r2"))
+    table = pq.read_table(layout.release_dir("t", "v0001") / "question_evidence.parquet")
+    assert table.column("question_id").to_pylist() == ["b", "c"]

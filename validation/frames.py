@@ -1,0 +1,117 @@
+"""Cross-table checks computed in DuckDB and returned as pandas frames for the gates to validate.
+
+Every function takes a DuckDB connection in which the contract tables are visible by name
+(`questions`, `question_evidence`, `turns`, `chunks`, `facts`, ...) and a run id; every table is
+filtered by that run id. A table that is not visible at all is read as an empty table of its
+contract columns, so a missing table fails the gates instead of crashing them.
+"""
+
+from __future__ import annotations
+
+import duckdb
+import pandas as pd
+import pyarrow as pa
+
+from schemas.tables import TABLES
+
+_DUCK_TYPES = {
+    pa.string(): "VARCHAR",
+    pa.int64(): "BIGINT",
+    pa.float64(): "DOUBLE",
+    pa.bool_(): "BOOLEAN",
+    pa.date32(): "DATE",
+    pa.timestamp("us", tz="UTC"): "TIMESTAMPTZ",
+    pa.list_(pa.string()): "VARCHAR[]",
+}
+
+
+def is_visible(con: duckdb.DuckDBPyConnection, table: str) -> bool:
+    """True when `table` can be queried on this connection (table, view or registered frame)."""
+    try:
+        con.execute(f"select * from {table} limit 0")
+    except duckdb.CatalogException:
+        return False
+    return True
+
+
+def missing_tables(con: duckdb.DuckDBPyConnection, tables: tuple[str, ...]) -> list[str]:
+    """The tables among `tables` that this connection cannot see."""
+    return [t for t in tables if not is_visible(con, t)]
+
+
+def _source(con: duckdb.DuckDBPyConnection, table: str) -> str:
+    """SQL naming `table`, or a typed empty relation with its contract columns when it is not visible."""
+    if is_visible(con, table):
+        return table
+    cols = ", ".join(
+        f"cast(null as {_DUCK_TYPES.get(f.type, 'VARCHAR')}) as {f.name}" for f in TABLES[table].arrow_schema
+    )
+    return f"(select {cols} where false)"
+
+
+def _query(con: duckdb.DuckDBPyConnection, sql: str, run_id: str, *tables: str) -> pd.DataFrame:
+    """Run `sql` with `{table}` placeholders resolved and `$run_id` bound."""
+    sql = sql.format(**{t: _source(con, t) for t in tables})
+    return con.execute(sql, {"run_id": run_id}).df()
+
+
+QUESTION_SQL = """
+with links as (
+    select question_id, count(*) as n_evidence
+    from {question_evidence} where run_id = $run_id
+    group by question_id
+)
+select q.question_id, q.persona_id, q.category, q.answer_type, q.question_time, q.question, q.answer,
+       coalesce(links.n_evidence, 0) as n_evidence
+from {questions} as q
+left join links on links.question_id = q.question_id
+where q.run_id = $run_id
+order by q.question_id nulls last
+"""
+
+
+def question_frame(con: duckdb.DuckDBPyConnection, run_id: str) -> pd.DataFrame:
+    """One row per question of the run, with `n_evidence`: how many evidence links it has."""
+    return _query(con, QUESTION_SQL, run_id, "questions", "question_evidence")
+
+
+EVIDENCE_SQL = """
+with q as (
+    -- the earliest time when a question id is duplicated, so `precedes` stays strict
+    select question_id, min(question_time) as question_time
+    from {questions} where run_id = $run_id group by question_id
+),
+items as (
+    -- the latest time when an evidence id is duplicated, for the same reason
+    select kind, id, max(t) as t from (
+        select 'turn' as kind, turn_id as id, "timestamp" as t from {turns} where run_id = $run_id
+        union all
+        select 'chunk' as kind, chunk_id as id, created_at as t from {chunks} where run_id = $run_id
+    ) group by kind, id
+),
+f as (select distinct fact_id from {facts} where run_id = $run_id)
+select e.question_id, e.evidence_id, e.evidence_kind, e.fact_id,
+       items.id is not null as resolves,
+       items.t as evidence_time,
+       q.question_time,
+       coalesce(items.t < q.question_time, false) as precedes,
+       f.fact_id is not null as fact_resolves,
+       q.question_id is not null as question_resolves
+from {question_evidence} as e
+left join items on items.kind = e.evidence_kind and items.id = e.evidence_id
+left join q on q.question_id = e.question_id
+left join f on f.fact_id = e.fact_id
+where e.run_id = $run_id
+order by e.question_id, e.evidence_id, e.fact_id
+"""
+
+
+def evidence_frame(con: duckdb.DuckDBPyConnection, run_id: str) -> pd.DataFrame:
+    """One row per question_evidence link of the run, with what it resolves to.
+
+    Columns: question_id, evidence_id, evidence_kind, fact_id; `resolves` (the id is a turn or chunk
+    of that kind in the run), evidence_time, question_time, `precedes` (evidence_time < question_time;
+    False when either side is unresolved), `fact_resolves` (the fact id is a fact of the run) and
+    `question_resolves` (the question id is a question of the run).
+    """
+    return _query(con, EVIDENCE_SQL, run_id, "questions", "question_evidence", "turns", "chunks", "facts")

@@ -1,0 +1,228 @@
+"""The gate runner: computes each suite's frames, validates them with Great Expectations, reports.
+
+Great Expectations reads pandas frames through one ephemeral context (never its SQLAlchemy path,
+which is broken on DuckDB), with progress bars off. It is imported lazily, on the first gate run,
+because importing it costs seconds.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import threading
+from typing import Any
+
+import duckdb
+import pandas as pd
+from pydantic import BaseModel, Field, computed_field
+
+from schemas.audit import GateResult
+from validation.suites import Check, Suite, all_suites
+
+SAMPLE_SIZE = 10
+DATASOURCE = "lifeloom"
+_LOCK = threading.Lock()
+
+
+class GateReport(BaseModel):
+    """The results of every gate expectation for one run, and readable renderings of them."""
+
+    run_id: str
+    results: list[GateResult] = Field(default_factory=list)
+    notes: dict[str, str] = Field(default_factory=dict)
+    """Per expectation name: why it failed, when its sample alone does not say (e.g. "no questions")."""
+
+    @computed_field
+    @property
+    def success(self) -> bool:
+        return bool(self.results) and all(r.success for r in self.results)
+
+    def failed(self) -> list[GateResult]:
+        return [r for r in self.results if not r.success]
+
+    def summary(self) -> dict[str, Any]:
+        """Counts and failed names, for the release manifest and run records."""
+        failed = self.failed()
+        return {
+            "success": self.success,
+            "suites": sorted({r.suite for r in self.results}),
+            "expectations": len(self.results),
+            "passed": len(self.results) - len(failed),
+            "failed": len(failed),
+            "failed_expectations": [f"{r.suite}: {r.expectation}" for r in failed],
+        }
+
+    def _why(self, r: GateResult) -> str:
+        parts = [f"{r.unexpected_count} unexpected"] if r.unexpected_count else []
+        if r.sample:
+            parts.append("e.g. " + ", ".join(str(s) for s in r.sample))
+        if r.expectation in self.notes:
+            parts.append(self.notes[r.expectation])
+        return "; ".join(parts) or "failed"
+
+    def failure_message(self) -> str:
+        """One line per failed expectation, naming it with its count and sample ids."""
+        failed = self.failed()
+        if not self.results:
+            return f"no gate expectations ran for run {self.run_id}"
+        if not failed:
+            return f"all {len(self.results)} gate expectations passed for run {self.run_id}"
+        head = f"{len(failed)} of {len(self.results)} gate expectations failed for run {self.run_id}:"
+        return "\n".join([head] + [f"- {r.suite}: {r.expectation} ({self._why(r)})" for r in failed])
+
+    def markdown(self) -> str:
+        """A readable report: verdict, a table of every expectation, and the failures named."""
+        verdict = "PASS" if self.success else "FAIL"
+        s = self.summary()
+        lines = [
+            f"# Release gates: {verdict}",
+            "",
+            f"Run `{self.run_id}`: {s['passed']} of {s['expectations']} expectations passed"
+            f" ({', '.join(s['suites']) or 'no suites'}).",
+            "",
+            "| suite | expectation | status | unexpected | sample |",
+            "|---|---|---|---:|---|",
+        ]
+        for r in self.results:
+            status = "pass" if r.success else "**FAIL**"
+            sample = ", ".join(f"`{_cell(x)}`" for x in r.sample)
+            lines.append(
+                f"| {r.suite} | {_cell(r.expectation)} | {status} | {r.unexpected_count} | {sample} |"
+            )
+        failed = self.failed()
+        if failed:
+            lines += ["", "## Failed expectations", ""]
+            lines += [f"- **{r.suite}: {_cell(r.expectation)}**: {_cell(self._why(r))}" for r in failed]
+        if not self.results:
+            lines += ["", "No gate expectations ran."]
+        return "\n".join(lines) + "\n"
+
+
+def _cell(text: Any) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def run_gates(con: duckdb.DuckDBPyConnection, run_id: str, suites: list[Suite] | None = None) -> GateReport:
+    """Validate every registered suite (or `suites`) on the run's rows visible through `con`."""
+    report = GateReport(run_id=run_id)
+    frames: dict[Any, pd.DataFrame] = {}
+    with _LOCK:
+        for suite in suites if suites is not None else all_suites():
+            for frame_name, build in suite.frames.items():
+                if build not in frames:
+                    frames[build] = build(con, run_id)
+                checks = suite.checks_on(frame_name)
+                if checks:
+                    _validate(report, suite, frame_name, frames[build], checks)
+    return report
+
+
+@functools.cache
+def _context() -> Any:
+    """The one ephemeral Great Expectations context, progress bars off (imports GE on first use)."""
+    import great_expectations as gx
+    from great_expectations.data_context.types.base import ProgressBarsConfig
+
+    context = gx.get_context(mode="ephemeral")
+    context.variables.progress_bars = ProgressBarsConfig(globally=False, metric_calculations=False)
+    context.data_sources.add_pandas(DATASOURCE)
+    return context
+
+
+@functools.cache
+def _batch_definition(asset_name: str) -> Any:
+    datasource = _context().data_sources.get(DATASOURCE)
+    asset = datasource.add_dataframe_asset(asset_name)
+    return asset.add_batch_definition_whole_dataframe("whole")
+
+
+def _expectation_suite(name: str, checks: list[Check]) -> Any:
+    import great_expectations as gx
+
+    suite = gx.ExpectationSuite(name=name)
+    for check in checks:
+        cls = getattr(gx.expectations, check.expectation)
+        suite.add_expectation(cls(**dict(check.kwargs), meta={"lifeloom_name": check.name}))
+    return suite
+
+
+def _validate(
+    report: GateReport, suite: Suite, frame_name: str, df: pd.DataFrame, checks: list[Check]
+) -> None:
+    """Validate one frame against its checks and append one GateResult per check to `report`."""
+    index_columns = sorted({c.sample_column for c in checks if c.sample_column and c.sample_column in df})
+    batch = _batch_definition(f"{suite.name}.{frame_name}").get_batch(batch_parameters={"dataframe": df})
+    result_format = {"result_format": "COMPLETE", "unexpected_index_column_names": index_columns}
+    validation = batch.validate(
+        _expectation_suite(f"{suite.name}.{frame_name}", checks), result_format=result_format
+    )
+    by_name = {r.expectation_config.meta.get("lifeloom_name"): r for r in validation.results}
+    for check in checks:
+        outcome = by_name.get(check.name)
+        gate, note = _gate_result(suite.name, check, outcome, len(df))
+        report.results.append(gate)
+        if note:
+            report.notes[check.name] = note
+
+
+def _gate_result(suite: str, check: Check, outcome: Any, n_rows: int) -> tuple[GateResult, str]:
+    """A GateResult for one expectation outcome, and a note explaining a failure without samples."""
+    if outcome is None:
+        return GateResult(
+            suite=suite, expectation=check.name, column=check.column, success=False
+        ), "not evaluated"
+    result = outcome.result or {}
+    sample = _sample(result.get("unexpected_index_list") or [], check.sample_column)
+    gate = GateResult(
+        suite=suite,
+        expectation=check.name,
+        column=check.column,
+        success=bool(outcome.success),
+        unexpected_count=int(result.get("unexpected_count") or 0),
+        sample=sample,
+    )
+    if gate.success:
+        return gate, ""
+    error = _exception_message(outcome.exception_info)
+    if error:
+        return gate, f"error: {error}"
+    if check.on_failure:
+        return gate, check.on_failure
+    if not sample and "observed_value" in result:
+        return gate, f"observed {result['observed_value']} (frame of {n_rows} rows)"
+    return gate, ""
+
+
+def _sample(unexpected: list[dict], column: str | None) -> list[Any]:
+    """Up to SAMPLE_SIZE distinct ids from the offending rows, in order, nulls as None."""
+    if not column:
+        return []
+    out: list[Any] = []
+    for row in unexpected:
+        value = _plain(row.get(column))
+        if value not in out:
+            out.append(value)
+        if len(out) == SAMPLE_SIZE:
+            break
+    return out
+
+
+def _plain(value: Any) -> Any:
+    """A JSON-friendly Python value (numpy scalars unwrapped, NaN/NA as None)."""
+    if hasattr(value, "item"):
+        value = value.item()
+    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
+        return None
+    return value
+
+
+def _exception_message(info: Any) -> str:
+    """The first exception message in a GE exception_info (flat or keyed by metric), or ""."""
+    if not isinstance(info, dict):
+        return ""
+    if info.get("raised_exception"):
+        return str(info.get("exception_message") or "exception")
+    for value in info.values():
+        if isinstance(value, dict) and value.get("raised_exception"):
+            return str(value.get("exception_message") or "exception")
+    return ""

@@ -1,0 +1,97 @@
+"""The DuckDB catalog: one view per contract table over its Parquet files, plus schema `latest`.
+
+The catalog file holds views only. It is rebuilt in a temporary file and renamed into place, so it
+is never held open read-write where a reader could see it locked or half-written; readers open it
+read-only and can query while a build runs. It is written with an older storage version so the
+DuckDB CLI from PyPI can open it.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import tempfile
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+
+from schemas.tables import TABLES
+from warehouse.paths import Layout
+
+STORAGE_VERSION = "v1.0.0"
+
+_DUCK_TYPES = {
+    pa.string(): "VARCHAR",
+    pa.int64(): "BIGINT",
+    pa.float64(): "DOUBLE",
+    pa.bool_(): "BOOLEAN",
+    pa.date32(): "DATE",
+    pa.timestamp("us", tz="UTC"): "TIMESTAMPTZ",
+    pa.list_(pa.string()): "VARCHAR[]",
+}
+
+LATEST_RUN = (
+    "(select run_id from main.runs where status = 'succeeded' order by finished_at desc, run_id desc limit 1)"
+)
+
+
+class CatalogMissing(RuntimeError):
+    """No build has landed anything under this data root yet."""
+
+
+def _quote(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def table_source(layout: Layout, table: str) -> str:
+    """SQL for the rows of `table` under the data root; a typed empty relation when none landed."""
+    if glob.glob(layout.table_glob(table), recursive=True):
+        return f"select * from read_parquet({_quote(layout.table_glob(table))}, union_by_name = true)"
+    schema = TABLES[table].arrow_schema
+    cols = ", ".join(f"cast(null as {_DUCK_TYPES[f.type]}) as {f.name}" for f in schema)
+    return f"select {cols} where false"
+
+
+def create_views(con: duckdb.DuckDBPyConnection, layout: Layout) -> None:
+    """(Re)create one view per contract table in `main`, and the same views in `latest`."""
+    con.execute("create schema if not exists latest")
+    for table in TABLES:
+        con.execute(f"create or replace view main.{table} as {table_source(layout, table)}")
+    for table in TABLES:
+        con.execute(
+            f"create or replace view latest.{table} as select * from main.{table} where run_id = {LATEST_RUN}"
+        )
+
+
+def refresh_catalog(layout: Layout) -> Path:
+    """Rebuild the catalog file from what has landed; returns its path."""
+    layout.home.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=layout.home, prefix=".catalog-", suffix=".duckdb")
+    os.close(fd)
+    os.unlink(tmp)  # duckdb must create the file itself
+    try:
+        con = duckdb.connect(tmp, config={"storage_compatibility_version": STORAGE_VERSION})
+        try:
+            create_views(con, layout)
+        finally:
+            con.close()
+        os.replace(tmp, layout.catalog)
+    finally:
+        for leftover in (tmp, tmp + ".wal"):
+            Path(leftover).unlink(missing_ok=True)
+    return layout.catalog
+
+
+def open_catalog(layout: Layout) -> duckdb.DuckDBPyConnection:
+    """A read-only connection to the catalog, for users and reports."""
+    if not layout.catalog.is_file():
+        raise CatalogMissing(f"no catalog at {layout.catalog}; run `lifeloom build` first")
+    return duckdb.connect(str(layout.catalog), read_only=True)
+
+
+def session(layout: Layout) -> duckdb.DuckDBPyConnection:
+    """An in-memory connection with the contract views, for the build's own queries (no file lock)."""
+    con = duckdb.connect()
+    create_views(con, layout)
+    return con

@@ -1,0 +1,67 @@
+"""Where everything lives under the data root (`--home`, default `./.lifeloom`).
+
+    <home>/tables/<table>/run_id=<run>/persona_id=<pid>/part.parquet   per-persona tables
+    <home>/tables/<table>/run_id=<run>/part.parquet                    run-level tables
+    <home>/catalog.duckdb                                              views over the tables
+    <home>/releases/<name>/<version>/                                  frozen releases
+    <home>/cache/llm/                                                  the model-call cache
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+
+class HomeError(RuntimeError):
+    """The data root cannot be created or written."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    home: Path
+
+    @property
+    def tables(self) -> Path:
+        return self.home / "tables"
+
+    @property
+    def catalog(self) -> Path:
+        return self.home / "catalog.duckdb"
+
+    @property
+    def releases(self) -> Path:
+        return self.home / "releases"
+
+    @property
+    def llm_cache(self) -> Path:
+        return self.home / "cache" / "llm"
+
+    def table_dir(self, table: str) -> Path:
+        return self.tables / table
+
+    def table_glob(self, table: str) -> str:
+        return str(self.table_dir(table) / "**" / "*.parquet")
+
+    def partition_file(self, table: str, run_id: str, persona_id: str | None = None, part: str = "part") -> Path:
+        folder = self.table_dir(table) / f"run_id={run_id}"
+        if persona_id is not None:
+            folder = folder / f"persona_id={persona_id}"
+        return folder / f"{part}.parquet"
+
+    def release_dir(self, name: str, version: str) -> Path:
+        return self.releases / name / version
+
+
+def prepare_home(home: str | os.PathLike) -> Layout:
+    """The layout under `home`, created if missing; raises HomeError when it cannot be written."""
+    root = Path(home).expanduser().absolute()
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=root, prefix=".probe-"):
+            pass
+    except OSError as exc:
+        raise HomeError(f"data root {str(root)!r} is not writable: {exc.strerror or exc}") from None
+    return Layout(root)

@@ -1,0 +1,177 @@
+"""Freezing: copy a run's tables into `releases/<name>/<version>/` with a manifest and a dataset card.
+
+A release directory is immutable: it is assembled in a temporary folder, renamed into place only if
+no release of that version exists, and its files are made read-only.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+import duckdb
+
+from schemas.release import Manifest, ReleaseRecord
+from schemas.tables import RELEASE_TABLES, TABLES
+from warehouse.catalog import session
+from warehouse.parquet import land_rows
+from warehouse.paths import Layout
+
+_VERSION = re.compile(r"^v(\d{4,})$")
+
+
+class ReleaseExists(RuntimeError):
+    """Freezing would overwrite an existing release."""
+
+
+def table_hash(con: duckdb.DuckDBPyConnection, table: str, run_id: str) -> str:
+    """SHA-256 over the table's canonical rows for the run: volatile columns dropped, each row as
+    JSON with sorted keys, rows in sorted order. Equal content gives equal hashes across builds."""
+    exclude = ", ".join(("run_id",) + TABLES[table].volatile)
+    cur = con.execute(
+        f"select to_json(t)::varchar as j from (select * exclude ({exclude}) from {table} "
+        f"where run_id = ?) t order by j",
+        [run_id],
+    )
+    digest = hashlib.sha256()
+    while rows := cur.fetchmany(2048):
+        for (line,) in rows:
+            digest.update(json.dumps(json.loads(line), sort_keys=True).encode())
+            digest.update(b"\n")
+    return digest.hexdigest()
+
+
+def content_hashes(con: duckdb.DuckDBPyConnection, run_id: str, tables=RELEASE_TABLES) -> dict[str, str]:
+    return {t: table_hash(con, t, run_id) for t in tables}
+
+
+def combined_hash(hashes: dict[str, str]) -> str:
+    return hashlib.sha256(json.dumps(hashes, sort_keys=True).encode()).hexdigest()
+
+
+def row_counts(con: duckdb.DuckDBPyConnection, run_id: str, tables=RELEASE_TABLES) -> dict[str, int]:
+    return {t: con.execute(f"select count(*) from {t} where run_id = ?", [run_id]).fetchone()[0] for t in tables}
+
+
+def ledger_totals(con: duckdb.DuckDBPyConnection, run_id: str) -> dict:
+    """Calls, tokens, cost and outcomes of the run's model calls."""
+    calls, tin, tout, cost, cached = con.execute(
+        "select count(*), coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0), "
+        "coalesce(sum(cost_usd), 0), count(*) filter (where cached) from llm_calls where run_id = ?",
+        [run_id],
+    ).fetchone()
+    outcomes = dict(con.execute(
+        "select outcome, count(*) from llm_calls where run_id = ? group by 1 order by 1", [run_id]
+    ).fetchall())
+    return {"calls": calls, "input_tokens": tin, "output_tokens": tout, "cost_usd": round(cost, 6),
+            "cached": cached, "outcomes": outcomes}
+
+
+def existing_versions(layout: Layout, name: str) -> list[str]:
+    folder = layout.releases / name
+    if not folder.is_dir():
+        return []
+    return sorted(p.name for p in folder.iterdir() if _VERSION.match(p.name) and p.is_dir())
+
+
+def next_version(layout: Layout, name: str) -> str:
+    numbers = [int(_VERSION.match(v).group(1)) for v in existing_versions(layout, name)]
+    return f"v{max(numbers, default=0) + 1:04d}"
+
+
+def freeze(layout: Layout, manifest: Manifest) -> ReleaseRecord:
+    """Write the run's release tables, manifest.json and README.md into a new release directory."""
+    target = layout.release_dir(manifest.name, manifest.version)
+    if target.exists():
+        raise ReleaseExists(f"release {manifest.name}/{manifest.version} already exists at {target}")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{manifest.version}-"))
+    try:
+        files = _copy_tables(layout, manifest.run_id, staging)
+        manifest = manifest.model_copy(update={"files": files + ["manifest.json", "README.md"]})
+        (staging / "manifest.json").write_text(manifest.model_dump_json(indent=2) + "\n")
+        (staging / "README.md").write_text(dataset_card(manifest))
+        _make_read_only(staging)
+        os.rename(staging, target)  # fails if target appeared meanwhile: never overwrite
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    record = ReleaseRecord(name=manifest.name, version=manifest.version, run_id=manifest.run_id,
+                           created_at=manifest.created_at, content_hash=manifest.content_hash, path=str(target))
+    land_rows(layout, "releases", [record], f"{manifest.name}-{manifest.version}")
+    return record
+
+
+def _copy_tables(layout: Layout, run_id: str, staging: Path) -> list[str]:
+    con = session(layout)
+    try:
+        files = []
+        for table in RELEASE_TABLES:
+            key = ", ".join(f'"{k}"' for k in TABLES[table].key)
+            out = staging / f"{table}.parquet"
+            con.execute(
+                f"copy (select * from {table} where run_id = ? order by {key}) to '{out}' "
+                "(format parquet, compression zstd)",
+                [run_id],
+            )
+            files.append(out.name)
+        return files
+    finally:
+        con.close()
+
+
+def _make_read_only(folder: Path) -> None:
+    for path in folder.iterdir():
+        path.chmod(0o444)
+    folder.chmod(0o555)
+
+
+def dataset_card(manifest: Manifest) -> str:
+    """A Hugging Face dataset card: YAML front matter (one config per table) and a short description."""
+    tables = [f.removesuffix(".parquet") for f in manifest.files if f.endswith(".parquet")]
+    configs = "\n".join(
+        f"- config_name: {t}\n  data_files:\n  - split: train\n    path: {t}.parquet" for t in tables
+    )
+    counts = "\n".join(f"| {t} | {manifest.row_counts.get(t, 0)} |" for t in tables)
+    gates = manifest.gates
+    return f"""---
+pretty_name: lifeloom {manifest.name} {manifest.version}
+license: mit
+language:
+- en
+tags:
+- long-term-memory
+- benchmark
+- synthetic
+configs:
+{configs}
+---
+
+# lifeloom {manifest.name} {manifest.version}
+
+A long-horizon personal-memory benchmark generated by lifeloom: simulated people living through
+{manifest.config.get("days")} days of events, the dialogues and documents their assistant would have
+seen, and questions whose answers are computed from the simulation's ground truth.
+
+- Run: `{manifest.run_id}`, code version `{manifest.code_version}`, created {manifest.created_at:%Y-%m-%d %H:%M UTC}
+- Narrator: provider `{manifest.provider.get("name")}`, model `{manifest.provider.get("model")}`
+- Gates: {gates.get("passed", 0)} of {gates.get("expectations", 0)} expectations passed
+- Content hash: `{manifest.content_hash}`
+
+| table | rows |
+|---|---|
+{counts}
+
+Every question cites the turns and chunks (`question_evidence`) whose text carries the facts its
+answer rests on, and every cited item precedes the question's `question_time`.
+"""
+
+
+def utc_now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
