@@ -157,7 +157,7 @@ def build_corpus(config: BuildConfig, home: str = ".lifeloom", version: str | No
     report = None
     try:
         ctx = Ctx(config, layout, run.run_id)
-        branches = [submit_persona(ctx, pid, seed) for pid, seed in zip(ids, profile.seed_texts(config))]
+        branches = [submit_persona(ctx, pid, seed) for pid, seed in zip(ids, profile.seed_texts(config), strict=True)]
         counts = _sum_counts(b.result() for b in branches)
         report = gate(layout, run.run_id)
         if not report.success:

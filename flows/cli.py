@@ -78,7 +78,7 @@ def build(
 
 
 def _print_release(path: Path) -> None:
-    out.print(f"\n[bold green]Released[/] {path}")
+    out.print(f"\n[bold green]Released[/] {path}", soft_wrap=True, highlight=False)
     out.print("Query it (catalog opens read-only; the duckdb CLI opens it too):")
     for q in EXAMPLE_QUERIES:
         out.print(f'  lifeloom sql "{q}"', highlight=False, soft_wrap=True)
@@ -124,7 +124,7 @@ def _print_rows(columns: list[str], rows: list[tuple], limit: int, fmt: str) -> 
     if fmt == "json":
         import json
 
-        out.print_json(json.dumps([dict(zip(columns, r)) for r in shown], default=str))
+        out.print_json(json.dumps([dict(zip(columns, r, strict=True)) for r in shown], default=str))
         return
     table = Table(*columns, show_lines=False)
     for row in shown:
@@ -139,7 +139,8 @@ def presets() -> None:
     """List the bundled presets."""
     for name in preset_names():
         cfg = load_preset(name)
-        out.print(f"{name}: {cfg.personas} personas, {cfg.days} days from {cfg.start_date}, provider {cfg.provider.name}")
+        out.print(f"{name}: {cfg.personas} personas, {cfg.days} days from {cfg.start_date}, "
+                  f"provider {cfg.provider.name}")
 
 
 @app.command()

@@ -25,7 +25,7 @@ class Finding(_Row):
 class GateResult(_Row):
     suite: str
     expectation: str
-    column: str | None = None
+    column_name: str | None = None
     success: bool
     unexpected_count: int = 0
     sample: list[Any] = []

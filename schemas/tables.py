@@ -59,7 +59,7 @@ TABLES: dict[str, Table] = {
         Table("question_evidence", Evidence, ("question_id", "evidence_id", "fact_id")),
         Table("llm_calls", LLMCall, ("call_key", "stage", "persona_id"), volatile=("latency_ms", "cached")),
         Table("verifier_findings", Finding, ("finding_id",)),
-        Table("gate_results", GateResult, ("suite", "expectation", "column"), per_persona=False),
+        Table("gate_results", GateResult, ("suite", "expectation", "column_name"), per_persona=False),
         Table("runs", RunRecord, ("run_id",), per_persona=False),
         Table("releases", ReleaseRecord, ("name", "version"), per_persona=False),
     ]

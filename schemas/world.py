@@ -20,6 +20,9 @@ class Plan(_Row):
     scheduled_for: dt.date
     title: str
     kind: str = Field(description="event template key the plan instantiates")
+    entity: dict[str, str] = Field(
+        default_factory=dict, description="the concrete entity the plan names, by template field"
+    )
 
 
 class Event(_Row):
@@ -74,3 +77,11 @@ class World(_Row):
     facts: list[Fact]
     profile_ops: list[ProfileOp]
     profile_snapshots: list[ProfileSnapshot]
+
+
+class EventNarration(BaseModel):
+    """Output model of the `outcome` prompt: the first-person narrative of one event."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    narrative: str = Field(min_length=1, description="2-4 sentences in the persona's voice stating the facts")

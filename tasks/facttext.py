@@ -1,4 +1,4 @@
-"""How a Fact is said in text and how a text is recognised as carrying it.
+"""How facts, events and personas are put into words, and how a text is recognised as carrying a fact.
 
 One definition shared by the corpus stages and the verifier: a text carries a fact when it contains
 one of the fact's surface forms as a whole phrase (case-insensitive, not inside a longer word).
@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Literal
+from typing import Any, Literal
 
 from schemas.profile import Persona
-from schemas.world import Fact
+from schemas.world import Event, Fact, Plan, World
+from tasks.timeutil import human_date
 
 Person = Literal["first", "second", "third"]
 
@@ -34,10 +35,20 @@ def carries_first(text: str, fact: Fact) -> bool:
     return bool(fact.surface_forms) and mentions(text, fact.surface_forms[0])
 
 
+def must_include(fact: Fact) -> str:
+    """The phrase a text stating the fact must contain: its first surface form (else its value)."""
+    return fact.surface_forms[0] if fact.surface_forms else fact.value
+
+
 def carried_ids(text: str, facts: Iterable[Fact], first_only: bool = False) -> list[str]:
     """Ids of the facts among `facts` that `text` carries, in the given order."""
     test = carries_first if first_only else carries
     return [f.fact_id for f in facts if test(text, f)]
+
+
+def capital(text: str) -> str:
+    """`text` with its first character upper-cased."""
+    return text[:1].upper() + text[1:]
 
 
 def first_name(name: str) -> str:
@@ -72,5 +83,55 @@ def clause(fact: Fact, persona: Persona, person: Person = "first") -> str:
     """A clause stating the fact that always contains its first surface form."""
     text = f"{holder(fact, persona, person)} {attribute_phrase(fact.attribute)} is now {fact.value}"
     if fact.surface_forms and not carries_first(text, fact):
-        text += f" ({fact.surface_forms[0]})"
+        text += f" ({must_include(fact)})"
     return text
+
+
+def is_baseline(event: Event) -> bool:
+    """True for the persona's baseline event (`<pid>-e0000`), which only seeds the initial facts."""
+    return event.event_id == f"{event.persona_id}-e0000"
+
+
+def event_title(event: Event, plans: Iterable[Plan]) -> str:
+    """The lower-case verb phrase naming what the event was about: its plan's title, else its kind."""
+    for plan in plans:
+        if plan.plan_id == event.plan_id:
+            return plan.title
+    return event.kind.replace("_", " ")
+
+
+def story_events(world: World) -> list[Event]:
+    """The non-baseline events in date order."""
+    return sorted((e for e in world.events if not is_baseline(e)), key=lambda e: (e.date, e.event_id))
+
+
+def facts_of(world: World, event: Event) -> list[Fact]:
+    """The facts the event produced, in id order."""
+    return sorted((f for f in world.facts if f.event_id == event.event_id), key=lambda f: f.fact_id)
+
+
+def persona_context(persona: Persona) -> dict[str, str]:
+    """Who the persona is, for prompts."""
+    ident = persona.profile.identity
+    return {
+        "name": persona.name,
+        "first_name": first_name(persona.name),
+        "occupation": ident.occupation,
+        "city": ident.city,
+    }
+
+
+def style_context(persona: Persona) -> dict[str, Any]:
+    """The persona's communication style, for prompts and offline narrators."""
+    return persona.profile.personality.communication.model_dump()
+
+
+def event_context(event: Event, world: World) -> dict[str, str]:
+    """What happened, for prompts."""
+    return {
+        "title": event_title(event, world.plans),
+        "date": human_date(event.date),
+        "kind": event.kind,
+        "valence": event.valence,
+        "narrative": event.narrative,
+    }

@@ -8,6 +8,7 @@ because importing it costs seconds.
 from __future__ import annotations
 
 import functools
+import logging
 import math
 import threading
 from typing import Any
@@ -123,6 +124,7 @@ def _context() -> Any:
     import great_expectations as gx
     from great_expectations.data_context.types.base import ProgressBarsConfig
 
+    logging.getLogger("great_expectations").setLevel(logging.WARNING)  # no temp-dir chatter in build logs
     context = gx.get_context(mode="ephemeral")
     context.variables.progress_bars = ProgressBarsConfig(globally=False, metric_calculations=False)
     context.data_sources.add_pandas(DATASOURCE)
@@ -169,14 +171,14 @@ def _gate_result(suite: str, check: Check, outcome: Any, n_rows: int) -> tuple[G
     """A GateResult for one expectation outcome, and a note explaining a failure without samples."""
     if outcome is None:
         return GateResult(
-            suite=suite, expectation=check.name, column=check.column, success=False
+            suite=suite, expectation=check.name, column_name=check.column, success=False
         ), "not evaluated"
     result = outcome.result or {}
     sample = _sample(result.get("unexpected_index_list") or [], check.sample_column)
     gate = GateResult(
         suite=suite,
         expectation=check.name,
-        column=check.column,
+        column_name=check.column,
         success=bool(outcome.success),
         unexpected_count=int(result.get("unexpected_count") or 0),
         sample=sample,

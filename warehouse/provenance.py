@@ -7,7 +7,9 @@ import subprocess
 from importlib import metadata
 from pathlib import Path
 
-PACKAGES = ("lifeloom", "prefect", "great-expectations", "duckdb", "pyarrow", "pydantic", "openai", "anthropic", "jinja2")
+PACKAGES = (
+    "lifeloom", "prefect", "great-expectations", "duckdb", "pyarrow", "pydantic", "openai", "anthropic", "jinja2",
+)
 
 
 @functools.cache

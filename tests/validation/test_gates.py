@@ -43,7 +43,7 @@ def test_corrupt_evidence_id_fails_resolves(corpus, con_for):
     assert not report.success
     r = result(report, RESOLVES)
     assert not r.success and r.unexpected_count == 1 and r.sample == [bad]
-    assert r.suite == "integrity" and r.column == "resolves"
+    assert r.suite == "integrity" and r.column_name == "resolves"
     message = report.failure_message()
     assert RESOLVES in message and bad in message
     summary = report.summary()

@@ -8,6 +8,7 @@ persona's voice (formality, verbosity, emoji, vocabulary), and always includes e
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from tasks.facttext import mentions
@@ -20,8 +21,8 @@ CONTRACTIONS = {
     "What's": "What is", "that's": "that is", "That's": "That is", "won't": "will not", "isn't": "is not",
 }
 GREETINGS = {
-    "casual": ("hey!", "ok so", "heyy", "so,", "hi hi"),
-    "neutral": ("Hi!", "Hey there.", "Hello again.", "Evening!", "Hi,"),
+    "casual": ("hey!", "ok so.", "heyy!", "hi hi!", "evening!"),
+    "neutral": ("Hi!", "Hey there.", "Hello again.", "Evening!", "Hi there!"),
     "formal": ("Good evening.", "Hello.", "Good evening, I hope you are well.", "Hello, I have an update."),
 }
 OPENERS = {
@@ -57,24 +58,30 @@ OPENERS = {
                      "After the trouble with my plan to {t}, my week needs replanning."),
     },
     "attachment_consultation": {
-        "positive": ('I just got an email from {sender} ("{doc}") about my plan to {t}.',
-                     'Can you help me with this email from {sender}, titled "{doc}"? It is about how I went to {t}.',
-                     'Sharing an email from {sender}: "{doc}". It is about my plan to {t}.'),
-        "negative": ('I got an email from {sender} ("{doc}") after my plan to {t} went wrong.',
-                     'Can you look at this email from {sender}, "{doc}"? It follows my failed attempt to {t}.'),
+        "positive": ('I have {desc} ("{doc}") about my plan to {t}.',
+                     'Can you help me with {desc}, titled "{doc}"? It is about how I went to {t}.',
+                     'Sharing {desc}: "{doc}". It is about my plan to {t}.',
+                     'Here is {desc} ("{doc}"), all about my plan to {t}.'),
+        "negative": ('I have {desc} ("{doc}") after my plan to {t} went wrong.',
+                     'Can you look at {desc}, "{doc}"? It follows my failed attempt to {t}.',
+                     'Here is {desc} ("{doc}") about my plan to {t}, which did not go well.'),
     },
 }
 FACT_FRAMES = ("{C}.", "Just so you know, {c}.", "For the record, {c}.", "To be clear, {c}.",
                "Long story short, {c}.", "So yes, {c}.", "The upshot: {c}.")
 ASKS = {
-    "information_sharing": ("Just wanted to share.", "Thought you'd like to know.", "Anyway, that's my news."),
+    "information_sharing": ("Just wanted to share.", "Thought you'd like to know.",
+                            "Anyway, that's my news."),
     "advice_seeking": ("What would you do in my position?", "Any tips on how to handle it?",
                        "How should I approach the next few weeks?"),
-    "status_update": ("I'll keep you posted as things move along.", "Nothing urgent, just keeping you in the loop."),
-    "scheduling": ("Can you help me plan the next few days around it?", "What's a sensible way to fit this into my week?",
+    "status_update": ("I'll keep you posted as things move along.",
+                      "Nothing urgent, just keeping you in the loop."),
+    "scheduling": ("Can you help me plan the next few days around it?",
+                   "What's a sensible way to fit this into my week?",
                    "Could you help me block out some time for it?"),
     "attachment_consultation": ("Could you go through it and tell me what matters?",
-                                "Can you summarise what it means for me?", "Is there anything in it I should act on?"),
+                                "Can you summarise what it means for me?",
+                                "Is there anything in it I should act on?"),
 }
 THANKS = {
     "casual": ("thx!", "ok cool.", "nice, makes sense.", "haha fair."),
@@ -82,41 +89,49 @@ THANKS = {
     "formal": ("Thank you, that is helpful.", "I appreciate the advice.", "That is very clear, thank you."),
 }
 FOLLOWUPS = {
-    "information_sharing": ("Do you think it'll change my routine much?", "Is there anything I should keep track of now?",
+    "information_sharing": ("Do you think it'll change my routine much?",
+                            "Is there anything I should keep track of now?",
                             "What else should I keep in mind about it?"),
-    "advice_seeking": ("What if it doesn't work out the way you describe?", "How would you prioritise those steps?",
+    "advice_seeking": ("What if it doesn't work out the way you describe?",
+                       "How would you prioritise those steps?",
                        "Which of those would you start with?"),
     "status_update": ("What should I focus on next?", "Anything I should follow up on?",
                       "How do I keep the momentum going?"),
     "scheduling": ("What's a realistic timeline for all of that?", "Should I set reminders for any of it?",
                    "How much buffer should I leave around it?"),
     "attachment_consultation": ("Is there anything in that email I should reply to?",
-                                "Do I need to keep the email for my records?", "Should I answer them this week?"),
+                                "Do I need to keep the email for my records?",
+                                "Should I answer them this week?"),
 }
 ACKS = {
-    ("positive", "initial"): ("That's lovely news, thanks for telling me.", "Congratulations, that sounds like a real step.",
+    ("positive", "initial"): ("That's lovely news, thanks for telling me.",
+     "Congratulations, that sounds like a real step.",
                               "That's great to hear.", "What a nice development."),
     ("negative", "initial"): ("I'm sorry that was frustrating.", "That sounds like a tough day.",
-                              "Thanks for telling me; that sounds disappointing.", "Oof, that's not what you hoped for."),
+                              "Thanks for telling me; that sounds disappointing.",
+                              "Oof, that's not what you hoped for."),
     ("positive", "followup"): ("Good question.", "Happy to dig into that.", "Sure, let's think it through."),
     ("negative", "followup"): ("That's a fair worry.", "Good question, and an understandable one.",
                                "Let's take it one step at a time."),
 }
-MENTION_FRAMES = ("I'll keep {m} in mind.", "Noted about {m}.", "Good to know about {m}.")
+MENTION_FRAMES = ("Noted: {m}.", "Good to know about {m}.", "Thanks for the detail about {m}.")
 ADVICE = {
     "information_sharing": (
-        "Changes like this often ripple into small daily habits, so it can help to notice what shifts over the next week.",
+        "Changes like this often ripple into small daily habits, so it can help to notice what shifts "
+        "over the next week.",
         "It might be worth jotting down how you feel about it now, so you can compare later.",
         "If other people are affected, a short message to them early tends to save confusion.",
         "Celebrating small milestones, even quietly, makes it easier to keep going with bigger plans."),
     "advice_seeking": (
-        "A good first step is to separate what you can control from what you can't, and start with the former.",
+        "A good first step is to separate what you can control from what you can't, and start with "
+        "the former.",
         "Try writing down the two or three options you see, with one honest pro and con for each.",
         "It can help to talk it over with someone you trust before committing to a decision.",
         "Give yourself a small, concrete next action for tomorrow rather than solving everything at once.",
         "If the stakes are high, sleeping on it before acting is rarely a bad idea."),
     "status_update": (
-        "It sounds like you're making steady progress, and keeping a simple log can show how far you've come.",
+        "It sounds like you're making steady progress, and keeping a simple log can show how far "
+        "you've come.",
         "Now might be a good moment to decide what the next milestone is and when you'd like to reach it.",
         "If anything is still open, a short checklist can keep it from slipping through the cracks.",
         "Remember to leave some slack in your week so one delay doesn't knock everything else over."),
@@ -127,7 +142,8 @@ ADVICE = {
         "A reminder the day before and an hour before usually works well for one-off tasks.",
         "If the week is already full, it's fine to move lower-priority things to the following week."),
     "attachment_consultation": (
-        "When reading an email like that, look first for deadlines, amounts and anything that asks you to reply.",
+        "When reading an email like that, look first for deadlines, amounts and anything that asks "
+        "you to reply.",
         "It's worth saving it in a folder you can find later, in case you need to refer back to it.",
         "If something in it is unclear, replying with a short, specific question is usually the fastest fix.",
         "Check whether it requires any action from you, and note the date if it does."),
@@ -141,25 +157,32 @@ GENERIC = (
     "There's no need to get everything perfect straight away.",
 )
 CLOSERS = ("Would you like me to help you plan the next step?", "How are you feeling about it overall?",
-           "Want me to set up a reminder or a short checklist?", "Is there a part of this you'd like to focus on first?",
+           "Want me to set up a reminder or a short checklist?",
+           "Is there a part of this you'd like to focus on first?",
            "Let me know if you'd like to talk any of it through.")
 EMAIL_SUBJECTS = {
     "outgoing": ("{T}", "News: {t}", "Quick update", "Guess what I did", "About my plan to {t}"),
     "incoming": ("Re: {t}", "Heard your news", "Checking in", "Re: your plan to {t}"),
-    "organisation": ("Confirmation: {T}", "Your request: {t}", "Update regarding your plan to {t}", "Notice: {T}"),
+    "organisation": ("Confirmation: {T}", "Your request: {t}", "Update regarding your plan to {t}",
+                     "Notice: {T}"),
 }
 EMAIL_OPENINGS = {
-    "outgoing": ("I hope you're doing well.", "Hope your week is going okay.", "I wanted to fill you in on something."),
-    "incoming": ("I hope you're doing well.", "I was so glad to hear from you.", "Just catching up on your news."),
+    "outgoing": ("I hope you're doing well.", "Hope your week is going okay.",
+                 "I wanted to fill you in on something."),
+    "incoming": ("I hope you're doing well.", "I was so glad to hear from you.",
+                 "Just catching up on your news."),
     "organisation": ("Thank you for contacting us.", "We are writing regarding your recent request.",
                      "This message is to keep you informed."),
 }
 EMAIL_EVENTS = {
     ("outgoing", "positive"): ("I finally went ahead and decided to {t}.", "On {d} I managed to {t}."),
-    ("outgoing", "negative"): ("I tried to {t} on {d}, but it didn't go to plan.", "My plan to {t} hit a snag."),
+    ("outgoing", "negative"): ("I tried to {t} on {d}, but it didn't go to plan.",
+     "My plan to {t} hit a snag."),
     ("incoming", "positive"): ("I heard you decided to {t}. That's wonderful!", "So glad you got to {t}."),
-    ("incoming", "negative"): ("I heard things didn't go well when you tried to {t}.", "Sorry your plan to {t} was rough."),
-    ("organisation", "positive"): ("We are pleased to confirm your request to {t}.", "Your plan to {t} is confirmed."),
+    ("incoming", "negative"): ("I heard things didn't go well when you tried to {t}.",
+     "Sorry your plan to {t} was rough."),
+    ("organisation", "positive"): ("We are pleased to confirm your request to {t}.",
+     "Your plan to {t} is confirmed."),
     ("organisation", "negative"): ("Unfortunately, there was a problem with your request to {t}.",
                                    "We regret that your request to {t} could not be completed as planned."),
 }
@@ -169,13 +192,23 @@ EMAIL_FACTS = {
     "organisation": ("Our records now show that {c}.", "Please note: {c}.", "This confirms that {c}."),
 }
 EMAIL_FILLER = {
-    "outgoing": ("Otherwise things are fairly quiet here.", "Let's catch up properly soon.", "Work has been busy as usual."),
+    "outgoing": ("Otherwise things are fairly quiet here.", "Let's catch up properly soon.",
+                 "Work has been busy as usual.",
+                 "I still owe you a proper phone call, so consider this a placeholder.",
+                 "The weather has been all over the place this week.", "Say hi to everyone for me."),
     "incoming": ("Let me know if you need a hand with anything.", "We should celebrate or commiserate soon.",
-                 "Things here are the usual chaos."),
-    "organisation": ("If you have any questions, reply to this email.", "Please keep this message for your records.",
-                     "No further action is needed unless stated above."),
+                 "Things here are the usual chaos.",
+                 "I've been meaning to write for a while, so this was a good excuse.",
+                 "We should find a weekend to get together.", "Call me whenever you have a free evening."),
+    "organisation": ("If you have any questions, reply to this email.",
+                     "Please keep this message for your records.",
+                     "No further action is needed unless stated above.",
+                     "Our office hours are Monday to Friday, 9am to 5pm.",
+                     "This is an automated message; replies are read by our support team.",
+                     "You can update your contact preferences at any time."),
 }
-SIGNOFFS = {"outgoing": ("Talk soon,", "Love,", "Best,", "Cheers,"), "incoming": ("Take care,", "Hugs,", "Best,"),
+SIGNOFFS = {"outgoing": ("Talk soon,", "Love,", "Best,", "Cheers,"), "incoming": ("Take care,", "Hugs,",
+                         "Best,"),
             "organisation": ("Kind regards,", "Sincerely,", "Best regards,")}
 
 
@@ -192,16 +225,22 @@ def extra_sentences(style: dict[str, Any], rng: random.Random) -> int:
 
 
 def voiced(text: str, style: dict[str, Any], rng: random.Random) -> str:
-    """`text` in the persona's voice: contractions, a favourite phrase, emoji."""
+    """`text` in the persona's voice: no contractions when formal, emoji when they use them."""
     if band(style) == "formal":
         for short, full in CONTRACTIONS.items():
-            text = text.replace(short, full)
-    vocab = style.get("vocabulary") or []
-    if vocab and rng.random() < 0.5:
-        text = f"{text} {capital(rng.choice(vocab))}."
+            text = re.sub(rf"(?<!\w){re.escape(short)}(?!\w)", full, text)
     if style.get("emoji") and rng.random() < 0.7:
         text = f"{text} {rng.choice(EMOJI)}"
     return text
+
+
+def lead_in(sentence: str, style: dict[str, Any], rng: random.Random) -> str:
+    """`sentence`, sometimes opened with one of the persona's favourite words or phrases."""
+    vocab = style.get("vocabulary") or []
+    if not vocab or rng.random() < 0.5:
+        return sentence
+    keep = sentence.startswith(("I ", "I'")) or sentence[1:2].isupper()
+    return f"{capital(rng.choice(vocab))}, {sentence if keep else sentence[:1].lower() + sentence[1:]}"
 
 
 def capital(text: str) -> str:
@@ -210,8 +249,10 @@ def capital(text: str) -> str:
 
 
 def fact_sentence(fact: dict[str, Any], frames: tuple[str, ...], rng: random.Random) -> str:
-    """One sentence stating the fact, built around its clause."""
+    """One sentence stating the fact, built around its clause (which must carry must_include)."""
     c = fact["clause"]
+    if not mentions(c, fact["must_include"]):
+        c = f"{c} ({fact['must_include']})"
     return rng.choice(frames).format(c=c, C=capital(c))
 
 
@@ -226,8 +267,9 @@ def user_turn_initial(context: dict[str, Any], rng: random.Random) -> dict[str, 
     style, cat, event = context["style"], context["category"], context["event"]
     attachment = context.get("attachment") or {}
     opener = rng.choice(OPENERS[cat][event["valence"]]).format(
-        t=event["title"], sender=attachment.get("sender", "someone"), doc=attachment.get("title", "an email"))
-    parts = [rng.choice(GREETINGS[band(style)]), opener]
+        t=event["title"], desc=attachment.get("description", "an email"), doc=attachment.get("title",
+                                              "an email"))
+    parts = [rng.choice(GREETINGS[band(style)]), lead_in(opener, style, rng)]
     facts = context["facts"]
     stated = missing_facts(opener, facts) or (facts if rng.random() < 0.35 else [])
     parts += [fact_sentence(f, FACT_FRAMES, rng) for f in stated]
@@ -244,7 +286,7 @@ def user_turn_followup(context: dict[str, Any], rng: random.Random) -> dict[str,
     questions = list(FOLLOWUPS[cat])
     rng.shuffle(questions)
     n = 1 + (1 if extra_sentences(style, rng) >= 2 else 0)
-    text = " ".join([rng.choice(THANKS[band(style)])] + questions[:n])
+    text = " ".join([rng.choice(THANKS[band(style)]), lead_in(questions[0], style, rng)] + questions[1:n])
     return {"text": voiced(text, style, rng)}
 
 
@@ -302,10 +344,11 @@ def email_core(context: dict[str, Any], rng: random.Random) -> str:
 
 
 def email_filler(context: dict[str, Any], rng: random.Random) -> str:
-    """One or two sentences of ordinary email padding, more for verbose writers."""
+    """A few sentences of ordinary email padding, more for verbose writers."""
     pool = list(EMAIL_FILLER[context["direction"]])
     rng.shuffle(pool)
-    n = 1 + (1 if context["direction"] == "outgoing" and extra_sentences(context["style"], rng) >= 2 else 0)
+    outgoing = context["direction"] == "outgoing"
+    n = 2 + (extra_sentences(context["style"], rng) if outgoing else rng.randint(0, 2))
     return " ".join(pool[:n])
 
 

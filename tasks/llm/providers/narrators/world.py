@@ -1,0 +1,268 @@
+"""Offline narrator for the `outcome` prompt: a first-person account of one event.
+
+Two to four sentences: an optional opener, a kind- and valence-specific core sentence that states the
+event's facts verbatim, a detail and a feeling line, in the persona's style (formality picks the
+openers and vocabulary, verbosity the length, emoji the closing glyph). The baseline event gets one
+sentence per fact instead. Any fact the templates missed is appended, so every `mention` appears.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from tasks.llm.providers.offline import narrator
+
+CORE: dict[str, dict[str, tuple[str, ...]]] = {
+    "new_job": {
+        "positive": (
+            "First day as {a_m1} at {m0}, and the team already feels like a good fit.",
+            "I officially started at {m0} today, working as {a_m1}.",
+            "New badge, new desk: I'm now {a_m1} at {m0}.",
+        ),
+        "negative": (
+            "I'm left with a {m0} and no start date.",
+            "The phone call I dreaded came: a {m0}.",
+            "All that interviewing and what I have to show for it is a {m0}.",
+        ),
+    },
+    "move_flat": {
+        "positive": (
+            "The last box is finally inside my new {m0}.",
+            "We got the keys and I slept in the {m0} tonight.",
+            "Moving day is done and the {m0} already feels like home.",
+        ),
+        "negative": (
+            "The landlord backed out, so it's a {m0} instead of a new home.",
+            "Paperwork collapsed at the last minute: a {m0}.",
+            "I'm still in the old place after the {m0}.",
+        ),
+    },
+    "adopt_pet": {
+        "positive": (
+            "Say hello to my new {m0}!",
+            "We brought home a {m0} from the shelter today.",
+            "The house has a new resident: a {m0}.",
+        ),
+        "negative": (
+            "The shelter called: a {m0}, they want a home with a garden.",
+            "I had the bed and the bowls ready, and then the {m0}.",
+            "Heartbroken about the {m0}; someone else got there first.",
+        ),
+    },
+    "start_course": {
+        "positive": (
+            "First session of my {m0} tonight and I'm hooked.",
+            "I walked into the {m0} nervous and left grinning.",
+            "Signed in, got my name tag: the {m0} has begun.",
+        ),
+        "negative": (
+            "Email this morning about the {m0}: not enough sign-ups.",
+            "I'd bought the materials and everything, so the {m0} hurts.",
+            "No class for me tonight, it's a {m0}.",
+        ),
+    },
+    "join_gym": {
+        "positive": (
+            "I'm now a member at {m0} and did my first session straight away.",
+            "Joined {m0} today; the induction nearly finished me off.",
+            "Membership card from {m0} is in my wallet at last.",
+        ),
+        "negative": (
+            "Another {m0}: the card machine refused and the waitlist is months long.",
+            "I went all the way there and it ended in a {m0}.",
+            "So much for getting fit: a {m0}.",
+        ),
+    },
+    "buy_vehicle": {
+        "positive": (
+            "I'm now the proud owner of a {m0}.",
+            "Drove home the {m0} today, grinning like an idiot.",
+            "The deal went through and the {m0} is parked outside.",
+        ),
+        "negative": (
+            "The seller ghosted me, so it's a {m0}.",
+            "After the test drive came the {m0}; the price jumped.",
+            "I've got the cash and no wheels thanks to the {m0}.",
+        ),
+    },
+    "city_trip": {
+        "positive": (
+            "Back from a {m0} and my feet hate me.",
+            "Just wrapped up a {m0}, camera roll full.",
+            "That {m0} was exactly what I needed.",
+        ),
+        "negative": (
+            "The strike wiped out my plans: a {m0}.",
+            "Bags were packed, then the {m0} happened.",
+            "Nothing like a {m0} to ruin a week.",
+        ),
+    },
+    "doctor_visit": {
+        "positive": (
+            "Saw {m0} about {complaint} and it's nothing serious.",
+            "{m0} checked me over for {complaint} and sent me home with good news.",
+            "Good appointment with {m0}; the {complaint} should settle down.",
+        ),
+        "negative": (
+            "The appointment about {complaint} turned into a diagnosis: a {m0}.",
+            "{doctor} was kind but clear: it's a {m0}.",
+            "Not what I hoped to hear. It's a {m0}.",
+        ),
+    },
+    "run_race": {
+        "positive": (
+            "I ran the {m0}, a personal best!",
+            "Crossed the line: {m0}, medal around my neck.",
+            "Race report: {m0}, legs like jelly.",
+        ),
+        "negative": (
+            "Halfway through the {race} I went down with a {m0}.",
+            "The {race} ended early for me with a {m0}.",
+            "I limped off the course of the {race} with a {m0}.",
+        ),
+    },
+    "start_book": {
+        "positive": (
+            "Started {m0} tonight and couldn't put it down.",
+            "My bedside book is now {m0}.",
+            "I'm three chapters into {m0} already.",
+        ),
+        "negative": (
+            "I gave up on {m0} after fifty pages.",
+            "Sorry, {m0}, it's not you, it's me.",
+            "{m0} is going back to the library unfinished.",
+        ),
+    },
+    "new_cafe": {
+        "positive": (
+            "Found my new favourite spot: {m0} on {street}.",
+            "Tried {m0} on {street} and I'm converted.",
+            "The flat white at {m0} is the best in town.",
+        ),
+        "negative": (
+            "Tried {m0} on {street}: cold coffee, rude service.",
+            "Never again at {m0}.",
+            "I wanted to love {m0}, but the pastry was stale and the wait endless.",
+        ),
+    },
+    "friend_visit": {
+        "positive": (
+            "{friend} came over for {occasion}, and the big news is that {friend} {m0}.",
+            "Over {occasion} {friend} told me the news: {friend} {m0}.",
+            "Lovely time hosting {friend} for {occasion}; turns out {friend} {m0}.",
+        ),
+        "negative": (
+            "The spare bed stays empty: {friend} {m0}.",
+            "Message from {friend} at noon: {friend} {m0}.",
+            "Disappointing news, since {friend} {m0}.",
+        ),
+    },
+    "work_project": {
+        "positive": (
+            "We kicked off the {m0} today and I'm leading it.",
+            "Kick-off meeting done: the {m0} is officially mine.",
+            "Whiteboards full, coffee gone: the {m0} has started.",
+        ),
+        "negative": (
+            "Budget freeze, which leaves the {m0} for now.",
+            "Management announced it today: {m0}.",
+            "All that planning, and now the {m0} until further notice.",
+        ),
+    },
+}
+DETAILS = {
+    "positive": (
+        "It took a while to get here, but it was worth it.",
+        "Everything went more smoothly than I expected.",
+        "I keep smiling when I think about it.",
+        "I texted half my contacts about it already.",
+    ),
+    "negative": (
+        "I'd been counting on this, so it stings.",
+        "I'll have to rethink a few things.",
+        "Trying not to take it personally.",
+        "Not the day I had planned.",
+    ),
+}
+FEELINGS = {
+    "positive": ("Feeling really good about this", "This is a small win I'll take", "Honestly a great day"),
+    "negative": ("Feeling pretty flat tonight", "It's knocked me a bit", "I'll bounce back, but not today"),
+}
+OPENERS = {
+    "casual": ("Okay, update.", "Big day.", "So, news."),
+    "formal": ("A note for the record.", "Today was eventful."),
+}
+EMOJI = {"positive": ("🎉", "😊", "🙌", "✨"), "negative": ("😞", "🙃", "😩", "💔")}
+BASELINE = {
+    "occupation": ("I'm {a_m}.", "By profession, I'm {a_m}."),
+    "employer": ("My employer is {m}.", "These days my working life revolves around {m}."),
+    "city": ("I live in {m}.", "Home turf is {m}."),
+    "hobby": ("In my free time I love {m}.", "My favourite way to unwind is {m}."),
+    "home": ("Home is my {m}.", "I live in a {m}."),
+    "vehicle": ("I get around with my {m}.", "I rely on my {m} to get about."),
+    "relationship": (
+        "There's my {m}, too.",
+        "I'm close to my {m}.",
+        "I can always count on my {m}.",
+        "I talk to my {m} a lot.",
+    ),
+    "prized_possession": ("My pride and joy is my {m}.", "I treasure my {m}."),
+    "pet": ("I share my life with a {m}.",),
+}
+
+
+def article(phrase: str) -> str:
+    """The phrase with "a" or "an" in front."""
+    vowel = phrase[:1].lower() in "aeiou" and not phrase.lower().startswith(("uni", "use", "eu", "one"))
+    return f"{'an' if vowel else 'a'} {phrase}"
+
+
+@narrator("outcome")
+def narrate_outcome(context: dict[str, Any], rng: random.Random) -> dict[str, str]:
+    """The event narrative for the `outcome` prompt."""
+    mentions = [f["mention"] for f in context["facts"]]
+    if context["event"]["kind"] == "baseline":
+        text = _baseline(context["facts"], rng)
+    else:
+        text = _event_story(context, mentions, rng)
+    missing = [m for m in mentions if m not in text]
+    text += "".join(f" For the record: {m}." for m in missing)
+    return {"narrative": text}
+
+
+def _event_story(context: dict[str, Any], mentions: list[str], rng: random.Random) -> str:
+    event, style = context["event"], context["style"]
+    valence = event["valence"]
+    fields = dict(context["entity"]) | {f"m{i}": m for i, m in enumerate(mentions)}
+    fields |= {f"a_m{i}": article(m) for i, m in enumerate(mentions)}
+    core = rng.choice(CORE[event["kind"]][valence]).format_map(_Blank(fields))
+    sentences = [core, rng.choice(DETAILS[valence]), _feeling(style, valence, event["severity"], rng)]
+    if style["verbosity"] < 0.4 or rng.random() < 0.3:
+        sentences.pop(1)
+    if style["verbosity"] > 0.6 and rng.random() < 0.6:
+        tone = "formal" if style["formality"] >= 0.5 else "casual"
+        sentences.insert(0, rng.choice(OPENERS[tone]))
+    text = " ".join(sentences)
+    return f"{text} {rng.choice(EMOJI[valence])}" if style["emoji"] else text
+
+
+def _feeling(style: dict[str, Any], valence: str, severity: int, rng: random.Random) -> str:
+    line = rng.choice(FEELINGS[valence])
+    if severity >= 4:
+        line += ", and it's a big one" if valence == "positive" else ", and it's a heavy one"
+    word = rng.choice(style["vocabulary"]) if style["vocabulary"] and rng.random() < 0.6 else ""
+    return f"{line}, {word}." if word else f"{line}."
+
+
+def _baseline(facts: list[dict[str, Any]], rng: random.Random) -> str:
+    lines = []
+    for fact in facts:
+        template = rng.choice(BASELINE.get(fact["attribute"], ("Worth knowing: {m}.",)))
+        lines.append(template.format(m=fact["mention"], a_m=article(fact["mention"])))
+    return " ".join(lines)
+
+
+class _Blank(dict):
+    def __missing__(self, key: str) -> str:
+        return ""

@@ -1,0 +1,269 @@
+"""Stage `loop`: RHELM's LOOP simulator, one persona day by day.
+
+Each day: pLan (maybe create plans for later days, kinds from tasks/catalog.py), rOllout (every plan due
+today becomes an Event, positive with probability `rollout_p`, narrated through the `outcome` prompt),
+evOlve (factual phase: Facts and profile changes; state phase: mood, health, ongoing matters) and, every
+`prune_interval` days, Prune (finished ongoing matters are removed). The first day also holds the
+baseline event whose facts restate the initial profile. All randomness comes from
+`rng_for(seed, persona, "loop", day, purpose)`; the world model decides every fact, the narrator only
+words it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from typing import Any
+
+from schemas.config import BuildConfig
+from schemas.profile import Persona
+from schemas.world import Event, EventNarration, Plan, ProfileSnapshot, World
+from tasks import world_banks as banks
+from tasks.catalog import KINDS, EventKind, FactSpec, Outcome
+from tasks.evolve import FactDraft, Matter, WorldState, facts_valid_at
+from tasks.llm.gateway import Gateway
+from tasks.rng import rng_for
+
+__all__ = ["simulate", "facts_valid_at", "baseline_drafts", "fact_drafts", "outcome_context"]
+_SPECIAL_BELONGINGS = ("home", "vehicle", "pet")
+
+
+def simulate(config: BuildConfig, persona: Persona, gateway: Gateway) -> World:
+    """Run LOOP for one persona from config.start_date to config.end_date and return its World."""
+    sim = _Simulation(config, persona, gateway)
+    day = config.start_date
+    while day <= config.end_date:
+        sim.live(day)
+        day += dt.timedelta(days=1)
+    return sim.world()
+
+
+def baseline_drafts(profile: dict[str, Any], name: str) -> list[FactDraft]:
+    """The facts the initial profile states: job, city, a hobby, belongings, each relationship's role."""
+    ident = profile["identity"]
+    drafts = [FactDraft(name, "occupation", ident["occupation"], (ident["occupation"],))]
+    if ident["employer"] != "retired":
+        drafts.append(FactDraft(name, "employer", ident["employer"], (ident["employer"],)))
+    drafts.append(FactDraft(name, "city", ident["city"], (ident["city"],)))
+    if profile["traits"]["hobbies"]:
+        hobby = profile["traits"]["hobbies"][0]
+        drafts.append(FactDraft(name, "hobby", hobby, (hobby,)))
+    drafts += [_belonging_draft(item, name) for item in profile["belongings"]]
+    for person in profile["relationships"]:
+        role = person["role"]
+        drafts.append(FactDraft(person["name"], "relationship", role, (f"{role} {person['name']}", role)))
+    seen: set[tuple[str, str]] = set()
+    return [d for d in drafts if not ((d.subject, d.attribute) in seen or seen.add((d.subject, d.attribute)))]
+
+
+def fact_drafts(outcome: Outcome, entity: dict[str, str], persona_name: str) -> list[FactDraft]:
+    """The facts an outcome establishes for a plan's entity (values and surface forms filled in)."""
+    return [_draft(spec, entity, persona_name) for spec in outcome.facts]
+
+
+def _draft(spec: FactSpec, entity: dict[str, str], persona_name: str) -> FactDraft:
+    subject = persona_name if spec.subject == "persona" else entity[spec.subject]
+    value = spec.value.format(**entity)
+    forms = tuple(dict.fromkeys([value] + [f.format(**entity) for f in spec.forms]))
+    path = spec.path.format(**entity) if spec.path else None
+    return FactDraft(subject, spec.attribute, value, forms, path)
+
+
+def _belonging_draft(item: dict[str, Any], name: str) -> FactDraft:
+    attribute = item["kind"] if item["kind"] in _SPECIAL_BELONGINGS else "prized_possession"
+    forms = [item["name"]]
+    if " at " in item["name"]:
+        forms.append(item["name"].split(" at ", 1)[1])
+    forms += [short for full, short in banks.VEHICLES if full == item["name"]]
+    return FactDraft(name, attribute, item["name"], tuple(forms))
+
+
+def outcome_context(
+    profile: dict[str, Any], event: dict[str, Any], entity: dict[str, str], drafts: list[FactDraft]
+) -> dict[str, Any]:
+    """What the `outcome` prompt needs: who narrates, in which voice, what happened, which facts to state."""
+    ident, comm = profile["identity"], profile["personality"]["communication"]
+    return {
+        "persona": {
+            "name": ident["name"],
+            "age": ident["age"],
+            "occupation": ident["occupation"],
+            "city": ident["city"],
+            "mood": profile["current_status"]["mood"],
+        },
+        "style": {k: comm[k] for k in ("formality", "verbosity", "emoji", "vocabulary")},
+        "event": event,
+        "entity": entity,
+        "facts": [
+            {"subject": d.subject, "attribute": d.attribute, "value": d.value, "mention": d.mention}
+            for d in drafts
+        ],
+    }
+
+
+class _Simulation:
+    def __init__(self, config: BuildConfig, persona: Persona, gateway: Gateway) -> None:
+        self.config, self.persona, self.gateway = config, persona, gateway
+        self.pid = persona.persona_id
+        self.state = WorldState(self.pid, persona.profile.model_dump(mode="json"))
+        self.plans: list[Plan] = []
+        self.pending: list[Plan] = []
+        self.events: list[Event] = []
+        self.snapshots: list[ProfileSnapshot] = []
+        self.last_done: dict[str, dt.date] = {}
+
+    def rng(self, day: dt.date, purpose: str) -> random.Random:
+        return rng_for(self.config.seed, self.pid, "loop", day, purpose)
+
+    def live(self, day: dt.date) -> None:
+        ops_before = len(self.state.ops)
+        if day == self.config.start_date:
+            self.baseline(day)
+        self.make_plans(day)
+        for plan in sorted((p for p in self.pending if p.scheduled_for == day), key=lambda p: p.plan_id):
+            self.roll_out(plan, day)
+        index = (day - self.config.start_date).days
+        if index > 0 and index % self.config.prune_interval == 0:
+            self.state.prune(day)
+        if day == self.config.start_date or len(self.state.ops) > ops_before:
+            self.snapshots.append(
+                ProfileSnapshot(persona_id=self.pid, as_of=day, profile=self.state.snapshot())
+            )
+
+    def baseline(self, day: dt.date) -> None:
+        drafts = baseline_drafts(self.state.profile, self.persona.name)
+        event_id = f"{self.pid}-e0000"
+        info = {"kind": "baseline", "title": "baseline", "valence": "positive", "severity": 1}
+        self.record_event(day, event_id, None, info, False, self.narrate(day, info, {}, drafts))
+        self.state.commit_facts(drafts, event_id, day)
+        rng = self.rng(day, "baseline-matters")
+        for text in self.state.profile["current_status"]["ongoing_matters"]:
+            until = day + dt.timedelta(days=rng.randint(20, 75))
+            self.state.matters.append(Matter(text, event_id, until))
+
+    def make_plans(self, day: dt.date) -> None:
+        rng, options = self.rng(day, "plan"), self.config.stages.loop
+        if rng.random() >= options.plan_probability:
+            return
+        for _ in range(rng.randint(1, options.max_plans_per_day)):
+            kind = self.pick_kind(rng, day)
+            if kind is None:
+                return
+            self.add_plan(rng, kind, day)
+
+    def pick_kind(self, rng: random.Random, day: dt.date) -> EventKind | None:
+        pending = {p.kind for p in self.pending}
+        eligible = [
+            k
+            for k in KINDS.values()
+            if k.key not in pending and self.rested(k, day) and k.requires(self.state.profile)
+        ]
+        return rng.choices(eligible, weights=[k.weight for k in eligible])[0] if eligible else None
+
+    def rested(self, kind: EventKind, day: dt.date) -> bool:
+        last = self.last_done.get(kind.key)
+        return last is None or (day - last).days >= kind.cooldown
+
+    def add_plan(self, rng: random.Random, kind: EventKind, day: dt.date) -> None:
+        horizon = "long" if rng.random() < kind.long_share else "short"
+        first = 1 if day == self.config.start_date else 0
+        offset = rng.randint(7, 30) if horizon == "long" else rng.randint(first, 3)
+        entity = self.draw_entity(rng, kind)
+        plan = Plan(
+            plan_id=f"{self.pid}-l{len(self.plans) + 1:04d}",
+            persona_id=self.pid,
+            created_on=day,
+            horizon=horizon,
+            scheduled_for=day + dt.timedelta(days=offset),
+            title=kind.title_for(entity),
+            kind=kind.key,
+            entity=entity,
+        )
+        self.plans.append(plan)
+        self.pending.append(plan)
+
+    def draw_entity(self, rng: random.Random, kind: EventKind) -> dict[str, str]:
+        titles = {p.title for p in self.plans}
+        for _ in range(12):
+            entity = kind.draw(rng, self.state.profile)
+            if kind.title_for(entity) not in titles:
+                break
+        return entity
+
+    def roll_out(self, plan: Plan, day: dt.date) -> None:
+        rng = self.rng(day, f"rollout:{plan.plan_id}")
+        valence = "positive" if rng.random() < self.config.rollout_p else "negative"
+        outcome = KINDS[plan.kind].outcome(valence)
+        severity = min(5, rng.randint(1, 3) + (2 if outcome.critical else 0))
+        drafts = fact_drafts(outcome, plan.entity, self.persona.name)
+        info = {"kind": plan.kind, "title": plan.title, "valence": valence, "severity": severity}
+        event_id = f"{self.pid}-e{len(self.events):04d}"
+        self.record_event(
+            day, event_id, plan.plan_id, info, outcome.critical, self.narrate(day, info, plan.entity, drafts)
+        )
+        self.state.commit_facts(drafts, event_id, day)
+        self.evolve_state(rng, day, event_id, outcome, plan.entity, valence)
+        self.pending.remove(plan)
+        self.last_done[plan.kind] = day
+
+    def evolve_state(
+        self,
+        rng: random.Random,
+        day: dt.date,
+        event_id: str,
+        outcome: Outcome,
+        entity: dict[str, str],
+        valence: str,
+    ) -> None:
+        moods = banks.MOODS_GOOD if valence == "positive" else banks.MOODS_BAD
+        current = self.state.profile["current_status"]["mood"]
+        mood = rng.choice([m for m in moods if m != current])
+        self.state.set_path("current_status.mood", mood, day, event_id, "state")
+        matter = outcome.matter
+        health = outcome.health or (matter.health if matter else None)
+        if health:
+            self.state.set_path("current_status.health", health.format(**entity), day, event_id, "state")
+        if matter:
+            until = day + dt.timedelta(days=rng.randint(*matter.days))
+            after = matter.health_after.format(**entity) if matter.health_after else None
+            self.state.add_matter(Matter(matter.text.format(**entity), event_id, until, after), day)
+
+    def narrate(
+        self, day: dt.date, info: dict[str, Any], entity: dict[str, str], drafts: list[FactDraft]
+    ) -> str:
+        event = info | {"date": day.isoformat(), "weekday": day.strftime("%A")}
+        context = outcome_context(self.state.profile, event, entity, drafts)
+        result = self.gateway.generate("outcome", context, EventNarration, stage="loop", persona_id=self.pid)
+        return result.narrative
+
+    def record_event(
+        self,
+        day: dt.date,
+        event_id: str,
+        plan_id: str | None,
+        info: dict[str, Any],
+        critical: bool,
+        narrative: str,
+    ) -> None:
+        self.events.append(
+            Event(
+                event_id=event_id,
+                persona_id=self.pid,
+                date=day,
+                plan_id=plan_id,
+                kind=info["kind"],
+                valence=info["valence"],
+                severity=info["severity"],
+                critical=critical,
+                narrative=narrative,
+            )
+        )
+
+    def world(self) -> World:
+        return World(
+            plans=self.plans,
+            events=self.events,
+            facts=self.state.facts,
+            profile_ops=self.state.ops,
+            profile_snapshots=self.snapshots,
+        )

@@ -1,0 +1,260 @@
+"""Stage `profile`: who the simulated people are.
+
+`persona_ids` and `seed_texts` say how many people there are and how each is described (a user's seed
+file, or a deterministic draw from the bundled seeds); `enrich_persona` turns one seed description into
+a full six-dimension `Profile` through the gateway's `profile` prompt. Seed descriptions are also parsed
+into structured hints (age, city, occupation, ...) and the gaps filled from the seeded RNG, so the
+narrator, offline or real, receives a consistent brief.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from schemas.config import BuildConfig
+from schemas.profile import Persona, Profile
+from tasks import world_banks as banks
+from tasks.llm.gateway import Gateway
+from tasks.rng import rng_for
+
+SEED_KEYS = ("seed", "description")
+BUNDLED_SEEDS: tuple[str, ...] = (
+    "A 34-year-old nurse in Lisbon, Portugal; divorced, one daughter, middle income.",
+    "A 22-year-old university student in Seoul, South Korea, sharing a flat on a tight budget.",
+    "A 67-year-old retired schoolteacher in Dublin, Ireland; widowed, three grown children, modest pension.",
+    "A 41-year-old software engineer in Toronto, Canada; married with two young kids, high income.",
+    "A 29-year-old chef in Mexico City, Mexico; single, long hours, low-to-middle income.",
+    "A 52-year-old electrician in Manchester, United Kingdom; married, a teenage son, middle income.",
+    "A 19-year-old retail assistant in Lagos, Nigeria, living with her parents, low income.",
+    "A 38-year-old pharmacist in Berlin, Germany; in a long-term relationship, no children, comfortable.",
+    "A 45-year-old bus driver in Chicago, United States; divorced, shares custody of a daughter.",
+    "A 31-year-old graphic designer in Mumbai, India; recently married, middle income.",
+    "A 78-year-old retired accountant in Sydney, Australia; married for fifty years, six grandchildren.",
+    "A 26-year-old journalist in Nairobi, Kenya; single, shares a flat with a friend, low income.",
+    "A 57-year-old marketing manager in Stockholm, Sweden; divorced, two adult children, high income.",
+    "A 35-year-old physiotherapist in Tokyo, Japan; married, expecting a first child, middle income.",
+    "A 48-year-old civil engineer in São Paulo, Brazil; married, one son, high income.",
+    "A 63-year-old bakery owner in Porto, Portugal; married, runs the shop with his wife, modest income.",
+)
+
+
+class SeedFileError(ValueError):
+    """A seed file that cannot be read; the message names the file and the line."""
+
+
+def persona_ids(config: BuildConfig) -> list[str]:
+    """One id per persona, `p0000`, `p0001`, ...: config.personas, or one per seed-file row."""
+    count = len(read_seed_file(config.seed_file)) if config.seed_file else config.personas
+    return [f"p{i:04d}" for i in range(count)]
+
+
+def seed_texts(config: BuildConfig) -> list[str]:
+    """The seed description of each persona, in persona-id order."""
+    if config.seed_file:
+        return read_seed_file(config.seed_file)
+    order = list(BUNDLED_SEEDS)
+    rng_for(config.seed, "*", "profile", None, "bundled-seeds").shuffle(order)
+    return [order[i % len(order)] for i in range(config.personas)]
+
+
+def read_seed_file(path: Path) -> list[str]:
+    """Seeds from JSONL (.jsonl/.ndjson/.json), CSV (.csv) or plain text (one per line; # comments)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SeedFileError(f"seed file {str(path)!r} cannot be read: {exc}") from None
+    suffix = Path(path).suffix.lower()
+    parse = (
+        _parse_jsonl
+        if suffix in (".jsonl", ".ndjson", ".json")
+        else _parse_csv
+        if suffix == ".csv"
+        else _parse_text
+    )
+    seeds = parse(text, str(path))
+    if not seeds:
+        raise SeedFileError(f"seed file {str(path)!r} holds no seed descriptions")
+    return seeds
+
+
+def _parse_jsonl(text: str, name: str) -> list[str]:
+    seeds = []
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise SeedFileError(f"seed file {name!r}, line {lineno}: invalid JSON ({exc.msg})") from None
+        seeds.append(_seed_of(row, name, lineno))
+    return seeds
+
+
+def _parse_csv(text: str, name: str) -> list[str]:
+    reader = csv.DictReader(io.StringIO(text))
+    column = next((k for k in SEED_KEYS if k in (reader.fieldnames or [])), None)
+    if column is None:
+        raise SeedFileError(f"seed file {name!r}, line 1: the header needs a 'seed' or 'description' column")
+    seeds = []
+    for row in reader:
+        if None in row or any(v is None for v in row.values()):
+            raise SeedFileError(f"seed file {name!r}, line {reader.line_num}: wrong number of fields")
+        seeds.append(_seed_of(row, name, reader.line_num, column))
+    return seeds
+
+
+def _parse_text(text: str, name: str) -> list[str]:
+    return [s for s in (line.strip() for line in text.splitlines()) if s and not s.startswith("#")]
+
+
+def _seed_of(row: Any, name: str, lineno: int, column: str | None = None) -> str:
+    keys = (column,) if column else SEED_KEYS
+    value = next((row.get(k) for k in keys if isinstance(row, dict) and k in row), None)
+    if not isinstance(value, str) or not value.strip():
+        raise SeedFileError(
+            f"seed file {name!r}, line {lineno}: expected a non-empty 'seed' or 'description'"
+        )
+    return value.strip()
+
+
+def parse_seed(seed_text: str) -> dict[str, Any]:
+    """Hints read from a seed description: age, city, country, occupation, gender, income, family."""
+    text = seed_text.lower()
+    family = [w for w in _FAMILY_WORDS if re.search(rf"\b{w}", text)]
+    family = [w for w in family if not re.search(rf"\bno {w}", text)]
+    hints: dict[str, Any] = {
+        "family": family + (["flatmate"] if re.search(r"\bshar\w* a flat", text) else [])
+    }
+    age = re.search(r"\b(\d{2,3})[- ]years?[- ]old\b|\baged? (\d{2,3})\b", text)
+    if age and 18 <= int(age.group(1) or age.group(2)) <= 100:
+        hints["age"] = int(age.group(1) or age.group(2))
+    city = next((c for c in banks.CITIES if _mentions(text, c.name)), None)
+    country = next((c.country for c in banks.CITIES if _mentions(text, c.country)), None)
+    hints.update({"city": city.name} if city else {"country": country} if country else {})
+    hints.update(_occupation_hint(text))
+    hints.update(_gender_hint(text))
+    income = next((band for words, band in _INCOME_WORDS if any(w in text for w in words)), None)
+    return hints | ({"income_band": income} if income else {})
+
+
+def _mentions(text: str, name: str) -> bool:
+    return re.search(rf"\b{re.escape(name.lower())}\b", text) is not None
+
+
+_FAMILY_WORDS = (
+    "married",
+    "divorced",
+    "widowed",
+    "single",
+    "relationship",
+    "children",
+    "kids",
+    "daughter",
+    "son",
+    "grandchildren",
+    "parents",
+    "expecting",
+)
+_INCOME_WORDS = (
+    (("low-to-middle", "lower-middle"), "lower-middle"),
+    (("low income", "tight budget"), "low"),
+    (("high income", "wealthy"), "high"),
+    (("comfortable",), "upper-middle"),
+    (("modest", "pension"), "lower-middle"),
+    (("middle income",), "middle"),
+)
+
+
+def _occupation_hint(text: str) -> dict[str, str]:
+    if "retired" in text:
+        former = next((f for f in banks.RETIRED_FORMER if f in text), None)
+        return {"occupation": f"retired {former}"} if former else {"occupation": "retired"}
+    occ = next((o for o in banks.OCCUPATIONS if any(k in text for k in o.keywords)), None)
+    return {"occupation": occ.title} if occ else {}
+
+
+def _gender_hint(text: str) -> dict[str, str]:
+    if re.search(r"\b(she|her|woman|mother|wife of)\b", text):
+        return {"gender": "female"}
+    if re.search(r"\b(he|his|man|father|husband of)\b", text):
+        return {"gender": "male"}
+    return {}
+
+
+def profile_hints(config: BuildConfig, persona_id: str, seed_text: str) -> dict[str, Any]:
+    """Seed hints with every gap filled from the seeded RNG: age, gender, city, occupation, name, ..."""
+    rng = rng_for(config.seed, persona_id, "profile", config.start_date, "hints")
+    hints = parse_seed(seed_text)
+    city = _fill_city(rng, hints)
+    occupation = hints.get("occupation") or _default_occupation(rng, hints.get("age"))
+    if occupation == "retired":
+        occupation = f"retired {rng.choice(banks.RETIRED_FORMER)}"
+    age = hints.get("age") or _default_age(rng, occupation)
+    gender = hints.get("gender") or rng.choices(("female", "male", "non-binary"), (48, 48, 4))[0]
+    names = banks.GIVEN_NAMES[city.region]
+    given = rng.choice(names[gender] if gender in names else names["female"] + names["male"])
+    return {
+        "name": f"{given} {rng.choice(banks.SURNAMES[city.region])}",
+        "age": age,
+        "gender": gender,
+        "city": city.name,
+        "country": city.country,
+        "timezone": city.timezone,
+        "occupation": occupation,
+        "income_band": hints.get("income_band") or rng.choice(banks.INCOME_BANDS[1:4]),
+        "family": hints["family"] or [_default_family(rng, age)],
+    }
+
+
+def _fill_city(rng, hints: dict[str, Any]) -> banks.City:
+    if "city" in hints:
+        return banks.CITY_BY_NAME[hints["city"]]
+    options = [c for c in banks.CITIES if c.country == hints.get("country")] or list(banks.CITIES)
+    return rng.choice(options)
+
+
+def _default_occupation(rng, age: int | None) -> str:
+    if age is not None and age >= 67:
+        return "retired"
+    pool = [o.title for o in banks.OCCUPATIONS if age is None or age <= 25 or o.title != "university student"]
+    return rng.choice(pool)
+
+
+def _default_family(rng, age: int) -> str:
+    if age < 26:
+        return rng.choice(("single", "parents", "flatmate", "relationship"))
+    return rng.choice(("single", "married", "relationship", "divorced", "children"))
+
+
+def _default_age(rng, occupation: str) -> int:
+    if occupation.startswith("retired"):
+        return rng.randint(66, 80)
+    return rng.randint(18, 24) if occupation == "university student" else rng.randint(24, 62)
+
+
+def profile_context(config: BuildConfig, persona_id: str, seed_text: str) -> dict[str, Any]:
+    """What the `profile` prompt needs: the seed, the persona id, the start date and the hints."""
+    return {
+        "persona_id": persona_id,
+        "seed_text": seed_text,
+        "start_date": config.start_date.isoformat(),
+        "hints": profile_hints(config, persona_id, seed_text),
+    }
+
+
+def enrich_persona(config: BuildConfig, persona_id: str, seed_text: str, gateway: Gateway) -> Persona:
+    """The full persona for one seed description, its profile generated through the `profile` prompt."""
+    context = profile_context(config, persona_id, seed_text)
+    profile = gateway.generate("profile", context, Profile, stage="profile", persona_id=persona_id)
+    return Persona(
+        persona_id=persona_id,
+        name=profile.identity.name,
+        seed_text=seed_text,
+        domain=config.domain,
+        profile=profile,
+    )

@@ -1,0 +1,343 @@
+"""The per-persona verifier: audits the sources, dialogue and questions stages against the world.
+
+Every cited id must resolve, every piece of evidence must precede its question and carry a surface
+form of its fact, every question must have evidence and a non-empty answer equal to its derivation,
+and every text that claims a fact must carry it. Problems become `Finding` rows (error, warning or
+info); a clean corpus yields no error findings.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from schemas.audit import Finding
+from schemas.corpus import Chunk, Corpus, Turn
+from schemas.profile import Persona
+from schemas.qa import Evidence, Question, QuestionSet
+from schemas.world import Fact, World
+from tasks.facttext import carries, carries_first, mentions
+
+REPLY_WORDS = (60, 200)
+STATE_CHARACTERISTICS = ("state_dependent_attribute", "entity_disambiguation")
+
+
+@dataclass
+class Audit:
+    """Lookups over one persona's artifacts, and the findings gathered so far."""
+
+    persona: Persona
+    world: World
+    corpus: Corpus
+    questions: QuestionSet
+    found: list[Finding] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.facts = {f.fact_id: f for f in self.world.facts}
+        self.turns = {t.turn_id: t for t in self.corpus.turns}
+        self.chunks = {c.chunk_id: c for c in self.corpus.chunks}
+        self.docs = {d.doc_id: d for d in self.corpus.documents}
+        self.bullets = {b.bullet_id: b for b in self.corpus.bullets}
+        self.sessions = {s.session_id: s for s in self.corpus.sessions}
+        self.by_question = {q.question_id: q for q in self.questions.questions}
+
+    def flag(
+        self,
+        stage: str,
+        artifact: str,
+        check: str,
+        message: str,
+        suggestion: str = "",
+        severity: str = "error",
+    ) -> None:
+        """Record one finding, numbered in the order found."""
+        pid = self.persona.persona_id
+        self.found.append(
+            Finding(
+                finding_id=f"{pid}-v{len(self.found) + 1:04d}",
+                persona_id=pid,
+                stage=stage,
+                artifact_id=artifact,
+                check=check,
+                severity=severity,
+                message=message,
+                suggestion=suggestion,
+            )
+        )
+
+    def item(self, row: Evidence) -> Turn | Chunk | None:
+        """The turn or chunk an evidence row cites, if it exists under that kind."""
+        return (self.turns if row.evidence_kind == "turn" else self.chunks).get(row.evidence_id)
+
+    def fact_ok(self, stage: str, artifact: str, fact_id: str) -> Fact | None:
+        """The fact, or None after flagging a dangling fact id."""
+        fact = self.facts.get(fact_id)
+        if fact is None:
+            self.flag(
+                stage,
+                artifact,
+                "fact_resolves",
+                f"{artifact} cites fact {fact_id}, which does not exist",
+                "cite only fact ids from the world's fact store",
+            )
+        return fact
+
+
+def verify_persona(persona: Persona, world: World, corpus: Corpus, questions: QuestionSet) -> list[Finding]:
+    """Audit one persona's documents, chunks, bullets, turns, questions and evidence."""
+    audit = Audit(persona, world, corpus, questions)
+    check_sources(audit)
+    check_dialogue(audit)
+    check_questions(audit)
+    errors = sum(f.severity == "error" for f in audit.found)
+    audit.flag(
+        "questions",
+        persona.persona_id,
+        "summary",
+        f"checked {len(questions.questions)} questions, {len(questions.evidence)} evidence links, "
+        f"{len(corpus.turns)} turns, {len(corpus.chunks)} chunks: {errors} errors",
+        severity="info",
+    )
+    return audit.found
+
+
+def stamp(item: Turn | Chunk) -> dt.datetime:
+    """When a turn was said or a chunk's document was created."""
+    return item.timestamp if isinstance(item, Turn) else item.created_at
+
+
+def check_questions(audit: Audit) -> None:
+    """Each question's evidence, derivation and answer."""
+    cited: dict[str, list[Evidence]] = defaultdict(list)
+    for row in audit.questions.evidence:
+        cited[row.question_id].append(row)
+        check_evidence(audit, row)
+    for q in audit.questions.questions:
+        check_question(audit, q, cited[q.question_id])
+
+
+def check_evidence(audit: Audit, row: Evidence) -> None:
+    """One evidence link: its question, item and fact resolve; the item precedes the question and
+    carries the fact."""
+    ref = f"{row.question_id}/{row.evidence_id}"
+    question, item = audit.by_question.get(row.question_id), audit.item(row)
+    if question is None:
+        audit.flag(
+            "questions",
+            ref,
+            "evidence_question_resolves",
+            f"evidence cites unknown question {row.question_id}",
+        )
+    if item is None:
+        audit.flag(
+            "questions",
+            ref,
+            "evidence_resolves",
+            f"evidence id {row.evidence_id} is not a {row.evidence_kind} of this persona",
+            "cite only ids of turns and chunks that exist",
+        )
+    fact = audit.fact_ok("questions", ref, row.fact_id)
+    if question is None or item is None or fact is None:
+        return
+    if not stamp(item) < question.question_time:
+        audit.flag(
+            "questions",
+            ref,
+            "evidence_precedes_question",
+            f"{row.evidence_id} at {stamp(item).isoformat()} is not before question_time "
+            f"{question.question_time.isoformat()}",
+            "cite only items said before the question is asked",
+        )
+    if not carries(item.text, fact):
+        audit.flag(
+            "questions",
+            ref,
+            "evidence_carries_fact",
+            f"{row.evidence_id} does not contain any surface form of {fact.fact_id} ({fact.surface_forms})",
+            "cite items whose text states the fact",
+        )
+    if row.fact_id not in item.fact_ids:
+        audit.flag(
+            "questions",
+            ref,
+            "evidence_claims_fact",
+            f"{row.evidence_id} does not claim {row.fact_id}",
+            severity="warning",
+        )
+
+
+def check_question(audit: Audit, q: Question, evidence: list[Evidence]) -> None:
+    """One question: evidence exists, answers are non-empty and match the derivation, the facts resolve."""
+    qid = q.question_id
+    if not evidence:
+        audit.flag(
+            "questions",
+            qid,
+            "question_has_evidence",
+            "question has no evidence",
+            "emit only questions whose facts are carried by some turn or chunk",
+        )
+    if not q.answer.strip() or not q.reference_answer.strip():
+        audit.flag("questions", qid, "answer_nonempty", "answer or reference_answer is empty")
+    if str(q.derivation.get("computed_answer", "")) != q.answer:
+        audit.flag(
+            "questions",
+            qid,
+            "answer_matches_derivation",
+            f"answer {q.answer!r} differs from the derivation's {q.derivation.get('computed_answer')!r}",
+        )
+    facts = [audit.fact_ok("questions", qid, fid) for fid in q.derivation.get("fact_ids", [])]
+    if set(q.characteristics) & set(STATE_CHARACTERISTICS):
+        day = q.question_time.date()
+        for fact in filter(None, facts):
+            if not (fact.valid_from <= day and (fact.valid_to is None or day < fact.valid_to)):
+                audit.flag(
+                    "questions",
+                    qid,
+                    "fact_valid_at_question_time",
+                    f"{fact.fact_id} is not valid on {day}, so the answer is stale",
+                )
+    if (
+        q.answer.strip()
+        and "sequence_comprehension" not in q.characteristics
+        and mentions(q.question, q.answer)
+    ):
+        audit.flag(
+            "questions",
+            qid,
+            "answer_not_in_question",
+            "the answer string appears in the question",
+            severity="warning",
+        )
+
+
+def check_dialogue(audit: Audit) -> None:
+    """Bullets, sessions and turns: ids resolve, clocks run forward, claimed facts are carried."""
+    for bullet in audit.corpus.bullets:
+        for fid in bullet.fact_ids:
+            audit.fact_ok("dialogue", bullet.bullet_id, fid)
+    by_session: dict[str, list[Turn]] = defaultdict(list)
+    for turn in audit.corpus.turns:
+        by_session[turn.session_id].append(turn)
+        check_turn(audit, turn)
+    for sid, turns in by_session.items():
+        check_clock(audit, sid, sorted(turns, key=lambda t: t.turn_id))
+    check_initial_turns(audit)
+
+
+def check_turn(audit: Audit, turn: Turn) -> None:
+    """One turn's references, claimed facts and (for the assistant) length."""
+    tid = turn.turn_id
+    if turn.bullet_id is not None and turn.bullet_id not in audit.bullets:
+        audit.flag("dialogue", tid, "bullet_resolves", f"turn cites unknown bullet {turn.bullet_id}")
+    for doc_id in turn.doc_ids:
+        doc = audit.docs.get(doc_id)
+        if doc is None:
+            audit.flag("dialogue", tid, "attachment_resolves", f"turn cites unknown document {doc_id}")
+        elif not doc.created_at < turn.timestamp:
+            audit.flag(
+                "dialogue", tid, "attachment_precedes_turn", f"document {doc_id} is created after the turn"
+            )
+    for fid in turn.fact_ids:
+        fact = audit.fact_ok("dialogue", tid, fid)
+        if fact is not None and not carries(turn.text, fact):
+            audit.flag(
+                "dialogue",
+                tid,
+                "turn_carries_fact",
+                f"turn claims {fid} but contains none of its surface forms",
+                "claim only facts the text states",
+            )
+    n = len(turn.text.split())
+    if turn.role == "assistant" and not REPLY_WORDS[0] <= n <= REPLY_WORDS[1]:
+        audit.flag(
+            "dialogue",
+            tid,
+            "assistant_length",
+            f"assistant reply has {n} words (expected 60-200)",
+            severity="warning",
+        )
+
+
+def check_clock(audit: Audit, session_id: str, turns: list[Turn]) -> None:
+    """A session exists, and its turns' timestamps are strictly increasing from its start."""
+    session = audit.sessions.get(session_id)
+    if session is None:
+        audit.flag("dialogue", session_id, "session_resolves", f"turns cite unknown session {session_id}")
+        return
+    previous = session.started_at
+    for turn in turns:
+        if not previous < turn.timestamp:
+            audit.flag(
+                "dialogue",
+                turn.turn_id,
+                "turn_order",
+                f"turn at {turn.timestamp.isoformat()} is not after "
+                f"the previous turn or session start ({previous.isoformat()})",
+            )
+        previous = max(previous, turn.timestamp)
+
+
+def check_initial_turns(audit: Audit) -> None:
+    """The first user turn of each bullet states each of its facts by their first surface form."""
+    first: dict[str, Turn] = {}
+    for turn in sorted(audit.corpus.turns, key=lambda t: (t.timestamp, t.turn_id)):
+        if turn.role == "user" and turn.bullet_id and turn.bullet_id not in first:
+            first[turn.bullet_id] = turn
+    for bid, turn in first.items():
+        for fid in audit.bullets[bid].fact_ids if bid in audit.bullets else []:
+            fact = audit.facts.get(fid)
+            if fact is not None and not fact.surface_forms:
+                audit.flag(
+                    "dialogue",
+                    bid,
+                    "fact_has_surface_forms",
+                    f"{fid} has no surface forms, so no text can be shown to carry it",
+                    "give every fact at least one surface form",
+                    "warning",
+                )
+            elif fact is not None and not carries_first(turn.text, fact):
+                audit.flag(
+                    "dialogue",
+                    turn.turn_id,
+                    "initial_turn_states_fact",
+                    f"the opening turn of {bid} lacks {fact.surface_forms[:1]} of {fid}",
+                )
+
+
+def check_sources(audit: Audit) -> None:
+    """Documents carry the facts they claim; chunks belong to a document and carry theirs."""
+    for doc in audit.corpus.documents:
+        for fid in doc.fact_ids:
+            fact = audit.fact_ok("sources", doc.doc_id, fid)
+            if fact is not None and not carries_first(doc.body, fact):
+                audit.flag(
+                    "sources",
+                    doc.doc_id,
+                    "document_carries_fact",
+                    f"document claims {fid} but lacks its first surface form {fact.surface_forms[:1]}",
+                )
+    for chunk in audit.corpus.chunks:
+        doc = audit.docs.get(chunk.doc_id)
+        if doc is None:
+            audit.flag(
+                "sources", chunk.chunk_id, "chunk_resolves", f"chunk cites unknown document {chunk.doc_id}"
+            )
+        for fid in chunk.fact_ids:
+            fact = audit.fact_ok("sources", chunk.chunk_id, fid)
+            if fact is not None and not carries(chunk.text, fact):
+                audit.flag(
+                    "sources",
+                    chunk.chunk_id,
+                    "chunk_carries_fact",
+                    f"chunk claims {fid} but contains none of its surface forms",
+                )
+            if doc is not None and fid not in doc.fact_ids:
+                audit.flag(
+                    "sources",
+                    chunk.chunk_id,
+                    "chunk_fact_in_document",
+                    f"chunk claims {fid}, which its document does not",
+                    severity="warning",
+                )

@@ -1,0 +1,220 @@
+"""Stage `loop`: plans, rollout, two-phase evolve, prune, snapshots, ids and determinism."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections import Counter, defaultdict
+
+import pytest
+
+from schemas.config import BuildConfig, ProviderConfig
+from schemas.profile import Persona, Profile
+from schemas.world import World
+from tasks.catalog import KINDS
+from tasks.llm.gateway import Gateway
+from tasks.loop import facts_valid_at, simulate
+from tasks.profile import BUNDLED_SEEDS, enrich_persona
+
+CRITICAL = {
+    ("new_job", "positive"),
+    ("move_flat", "positive"),
+    ("run_race", "negative"),
+    ("doctor_visit", "negative"),
+}
+
+
+def config(**kw) -> BuildConfig:
+    base = {"name": "t", "seed": 5, "start_date": dt.date(2024, 1, 1), "days": 365, "prune_interval": 30}
+    return BuildConfig(**(base | kw))
+
+
+def persona_for(cfg: BuildConfig, pid: str = "p0000", seed_text: str = BUNDLED_SEEDS[3]) -> Persona:
+    return enrich_persona(cfg, pid, seed_text, Gateway(ProviderConfig()))
+
+
+@pytest.fixture(scope="module")
+def cfg() -> BuildConfig:
+    return config()
+
+
+@pytest.fixture(scope="module")
+def persona(cfg) -> Persona:
+    return persona_for(cfg)
+
+
+@pytest.fixture(scope="module")
+def world(cfg, persona) -> World:
+    return simulate(cfg, persona, Gateway(ProviderConfig()))
+
+
+def test_catalog_has_at_least_ten_kinds():
+    assert len(KINDS) >= 10
+
+
+def test_ids_follow_the_patterns(world):
+    for rows, letter in ((world.plans, "l"), (world.facts, "f"), (world.profile_ops, "o")):
+        ids = [getattr(r, {"l": "plan_id", "f": "fact_id", "o": "op_id"}[letter]) for r in rows]
+        assert ids == [f"p0000-{letter}{i:04d}" for i in range(1, len(ids) + 1)]
+    assert [e.event_id for e in world.events] == [f"p0000-e{i:04d}" for i in range(len(world.events))]
+    assert all(re.fullmatch(r"p\d{4}-e\d{4}", f.event_id) for f in world.facts)
+
+
+def test_baseline_event_restates_the_profile(world, persona):
+    base = world.events[0]
+    assert (base.date, base.plan_id, base.kind, base.valence, base.severity, base.critical) == (
+        dt.date(2024, 1, 1),
+        None,
+        "baseline",
+        "positive",
+        1,
+        False,
+    )
+    facts = {(f.subject, f.attribute): f.value for f in world.facts if f.event_id == base.event_id}
+    ident = persona.profile.identity
+    assert facts[(persona.name, "employer")] == ident.employer
+    assert facts[(persona.name, "city")] == ident.city
+    assert facts[(persona.name, "hobby")] in persona.profile.traits.hobbies
+    assert facts[(persona.name, "home")] == next(
+        b.name for b in persona.profile.belongings if b.kind == "home"
+    )
+    for rel in persona.profile.relationships:
+        assert facts[(rel.name, "relationship")] == rel.role
+
+
+def test_plans_respect_horizons_and_daily_limit(world, cfg):
+    for plan in world.plans:
+        ahead = (plan.scheduled_for - plan.created_on).days
+        assert (0 <= ahead <= 3) if plan.horizon == "short" else (7 <= ahead <= 30)
+        assert plan.kind in KINDS and plan.title == plan.title.lower()[:1] + plan.title[1:]
+        assert any(value in plan.title for value in plan.entity.values())
+    per_day = Counter(p.created_on for p in world.plans)
+    assert max(per_day.values()) <= cfg.stages.loop.max_plans_per_day
+    assert {p.horizon for p in world.plans} == {"short", "long"}
+
+
+def test_events_roll_out_due_plans_in_order(world):
+    plans = {p.plan_id: p for p in world.plans}
+    events = world.events[1:]
+    assert [(e.date, e.plan_id) for e in events] == sorted((e.date, e.plan_id) for e in events)
+    for event in events:
+        plan = plans[event.plan_id]
+        assert event.date == plan.scheduled_for and event.kind == plan.kind
+        assert 1 <= event.severity <= 5
+        assert event.critical == ((event.kind, event.valence) in CRITICAL)
+
+
+@pytest.mark.parametrize("p", [0.7, 0.25])
+def test_positive_share_is_near_rollout_p(persona, p):
+    world = simulate(config(rollout_p=p), persona, Gateway(ProviderConfig()))
+    outcomes = [e.valence for e in world.events[1:]]
+    assert len(outcomes) > 100
+    assert abs(outcomes.count("positive") / len(outcomes) - p) < 0.1
+
+
+def test_valid_time_intervals_never_overlap(world):
+    history = defaultdict(list)
+    for fact in world.facts:
+        history[(fact.subject, fact.attribute)].append(fact)
+    for facts in history.values():
+        for before, after in zip(facts, facts[1:], strict=False):
+            assert before.valid_to == after.valid_from and before.valid_from < before.valid_to
+        assert facts[-1].valid_to is None
+
+
+def test_closed_facts_have_a_later_fact(world):
+    closed = [f for f in world.facts if f.valid_to is not None]
+    assert closed
+    for old in closed:
+        later = [
+            f
+            for f in world.facts
+            if (f.subject, f.attribute) == (old.subject, old.attribute) and f.valid_from == old.valid_to
+        ]
+        assert len(later) == 1 and later[0].fact_id > old.fact_id
+
+
+def test_factual_modify_ops_close_the_previous_fact(world):
+    modifies = [o for o in world.profile_ops if o.phase == "factual" and o.op == "modify"]
+    assert modifies
+    for op in modifies:
+        (new,) = [f for f in world.facts if f.event_id == op.event_id and f.value == op.new_value]
+        (old,) = [
+            f
+            for f in world.facts
+            if (f.subject, f.attribute) == (new.subject, new.attribute) and f.valid_to == op.date
+        ]
+        assert old.value == op.old_value and op.date == new.valid_from
+
+
+def test_facts_valid_at_gives_one_value_per_attribute(world, cfg):
+    for offset in (0, 100, 364):
+        day = cfg.start_date + dt.timedelta(days=offset)
+        valid = facts_valid_at(world.facts, day)
+        keys = [(f.subject, f.attribute) for f in valid]
+        assert len(keys) == len(set(keys))
+        assert all(f.valid_from <= day for f in valid)
+    assert facts_valid_at(world.facts, cfg.start_date - dt.timedelta(days=1)) == []
+
+
+def test_narratives_state_every_fact_verbatim(world):
+    by_event = defaultdict(list)
+    for fact in world.facts:
+        by_event[fact.event_id].append(fact)
+    for event in world.events:
+        assert by_event[event.event_id], event.event_id
+        for fact in by_event[event.event_id]:
+            assert fact.surface_forms[0] in event.narrative
+            assert fact.surface_forms[0] == fact.value or fact.attribute == "relationship"
+
+
+def test_evolve_runs_factual_before_state(world):
+    phases = defaultdict(list)
+    for op in world.profile_ops:
+        if op.phase != "prune":
+            phases[(op.date, op.event_id)].append(op.phase)
+    for sequence in phases.values():
+        assert sequence == sorted(sequence, key=["factual", "state"].index)
+    assert Counter(o.phase for o in world.profile_ops).keys() == {"factual", "state", "prune"}
+
+
+def test_prune_ops_fall_on_schedule(world, cfg):
+    prunes = [o for o in world.profile_ops if o.phase == "prune"]
+    assert prunes and all(o.op == "remove" and o.path == "current_status.ongoing_matters" for o in prunes)
+    for op in prunes:
+        offset = (op.date - cfg.start_date).days
+        assert offset > 0 and offset % cfg.prune_interval == 0
+
+
+def test_snapshots_track_profile_changes(world, cfg, persona):
+    snaps = world.profile_snapshots
+    assert snaps[0].as_of == cfg.start_date
+    assert len({s.as_of for s in snaps}) == len(snaps)
+    assert {s.as_of for s in snaps[1:]} == {o.date for o in world.profile_ops} - {cfg.start_date}
+    for snap in snaps:
+        Profile.model_validate(snap.profile)
+    last = snaps[-1].profile
+    current = {(f.subject, f.attribute): f.value for f in facts_valid_at(world.facts, cfg.end_date)}
+    assert last["identity"]["employer"] == current[(persona.name, "employer")]
+
+
+def test_simulation_is_deterministic_and_seed_dependent(persona):
+    small = config(days=40)
+    first = simulate(small, persona, Gateway(ProviderConfig()))
+    again = simulate(small, persona, Gateway(ProviderConfig()))
+    other = simulate(config(days=40, seed=6), persona, Gateway(ProviderConfig()))
+    assert first.model_dump_json() == again.model_dump_json()
+    assert first.model_dump_json() != other.model_dump_json()
+
+
+def test_short_runs_and_other_personas(persona):
+    one_day = simulate(config(days=1), persona, Gateway(ProviderConfig()))
+    assert [e.kind for e in one_day.events] == ["baseline"]
+    assert len(one_day.profile_snapshots) == 1 and one_day.profile_ops == []
+    retired = persona_for(config(), "p0007", BUNDLED_SEEDS[2])
+    world = simulate(config(days=120), retired, Gateway(ProviderConfig()))
+    assert not {"new_job", "work_project"} & {p.kind for p in world.plans}
+    assert all(
+        re.fullmatch(r"p0007-[elfo]\d{4}", i)
+        for i in [e.event_id for e in world.events] + [f.fact_id for f in world.facts]
+    )
