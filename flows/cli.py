@@ -77,11 +77,20 @@ def build(
     _print_release(result.release_path)
 
 
+def _command_name() -> str:
+    """How to call lifeloom again: plain `lifeloom` when it is on PATH, else the path it was run by."""
+    import shutil
+
+    if shutil.which("lifeloom") or not sys.argv or not sys.argv[0].endswith("lifeloom"):
+        return "lifeloom"
+    return os.path.relpath(sys.argv[0])
+
+
 def _print_release(path: Path) -> None:
     out.print(f"\n[bold green]Released[/] {path}", soft_wrap=True, highlight=False)
-    out.print("Query it (catalog opens read-only; the duckdb CLI opens it too):")
+    out.print("Query it (the catalog opens read-only, so queries work while a build runs):")
     for q in EXAMPLE_QUERIES:
-        out.print(f'  lifeloom sql "{q}"', highlight=False, soft_wrap=True)
+        out.print(f'  {_command_name()} sql "{q}"', highlight=False, soft_wrap=True)
 
 
 @app.command()
