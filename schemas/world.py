@@ -23,6 +23,9 @@ class Plan(_Row):
     entity: dict[str, str] = Field(
         default_factory=dict, description="the concrete entity the plan names, by template field"
     )
+    blocked_by: str | None = Field(
+        None, description="the constraint that cancelled this plan before it could roll out, if any"
+    )
 
 
 class Event(_Row):
@@ -63,6 +66,32 @@ class ProfileOp(_Row):
     new_value: str | None = None
 
 
+class Constraint(_Row):
+    """A lasting restriction a critical event imposes (e.g. no running for six weeks), valid_to exclusive."""
+
+    constraint_id: str
+    persona_id: str
+    event_id: str
+    kind: str = Field(description="what it restricts, e.g. no_running, tight_budget")
+    description: str
+    blocks: list[str] = Field(description="event-kind tags a plan may not carry while the constraint holds")
+    valid_from: dt.date
+    valid_to: dt.date
+
+
+class WorldEntity(_Row):
+    """A named person, place, organisation or item in the persona's world."""
+
+    entity_id: str
+    persona_id: str
+    kind: Literal["person", "place", "organisation", "item"]
+    name: str
+    role: str = Field(description="how the entity relates to the persona: colleague, cafe, employer, ...")
+    attributes: dict[str, str] = Field(default_factory=dict)
+    first_seen: dt.date
+    near_duplicate_of: str | None = Field(None, description="entity_id of a deliberately confusable entity")
+
+
 class ProfileSnapshot(_Row):
     persona_id: str
     as_of: dt.date
@@ -77,6 +106,8 @@ class World(_Row):
     facts: list[Fact]
     profile_ops: list[ProfileOp]
     profile_snapshots: list[ProfileSnapshot]
+    constraints: list[Constraint] = Field(default_factory=list)
+    entities: list[WorldEntity] = Field(default_factory=list)
 
 
 class EventNarration(BaseModel):

@@ -8,73 +8,15 @@ facts, profile changes and ongoing matters a positive or a negative outcome prod
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
-
 from tasks import entities as E
+from tasks.catalog_life import LIFE_KINDS
+from tasks.eventkinds import ConstraintSpec, EventKind, FactSpec, MatterSpec, Outcome, tags
+from tasks.eventkinds import fs as _fs
+
+__all__ = ["KINDS", "ConstraintSpec", "EventKind", "FactSpec", "MatterSpec", "Outcome"]
 
 
-@dataclass(frozen=True)
-class FactSpec:
-    """A fact an outcome establishes. `subject` is "persona" or the entity field naming the subject."""
-
-    attribute: str
-    value: str
-    forms: tuple[str, ...] = ()
-    path: str | None = None
-    subject: str = "persona"
-
-
-@dataclass(frozen=True)
-class MatterSpec:
-    """An ongoing matter an outcome opens, finished after `days`; `health_after` is set when it ends."""
-
-    text: str
-    days: tuple[int, int]
-    health: str | None = None
-    health_after: str | None = None
-
-
-@dataclass(frozen=True)
-class Outcome:
-    facts: tuple[FactSpec, ...]
-    matter: MatterSpec | None = None
-    health: str | None = None
-    critical: bool = False
-
-
-@dataclass(frozen=True)
-class EventKind:
-    key: str
-    title: str
-    draw: Callable[[random.Random, dict[str, Any]], E.Entity]
-    positive: Outcome
-    negative: Outcome
-    weight: int = 2
-    long_share: float = 0.5
-    cooldown: int = 14
-    requires: Callable[[dict[str, Any]], bool] = field(default=lambda profile: True)
-
-    def title_for(self, entity: E.Entity) -> str:
-        """The plan title for this entity."""
-        return self.title.format(**entity)
-
-    def outcome(self, valence: str) -> Outcome:
-        """What a positive or a negative rollout of this kind establishes."""
-        return self.positive if valence == "positive" else self.negative
-
-
-def _fs(
-    attribute: str, value: str, *forms: str, path: str | None = None, subject: str = "persona"
-) -> FactSpec:
-    return FactSpec(attribute, value, forms, path, subject)
-
-
-KINDS: dict[str, EventKind] = {
-    k.key: k
-    for k in [
+CORE_KINDS: list[EventKind] = [
         EventKind(
             "new_job",
             "start a new job as a {role} at {company}",
@@ -95,6 +37,7 @@ KINDS: dict[str, EventKind] = {
             long_share=0.9,
             cooldown=150,
             requires=E.working,
+            tags=tags("career"),
         ),
         EventKind(
             "move_flat",
@@ -104,6 +47,10 @@ KINDS: dict[str, EventKind] = {
                 (_fs("home", "flat at {address}", "{address}", path="belongings[kind=home]"),),
                 MatterSpec("unpacking at the flat at {address}", (7, 21)),
                 critical=True,
+                constraint=ConstraintSpec(
+                    "spending_restriction", "no big purchases until {until}", "no big purchases",
+                    ("big_purchase", "moving"), (30, 60),
+                ),
             ),
             Outcome(
                 (_fs("move_status", "failed move to {address}", "{address}"),),
@@ -112,6 +59,7 @@ KINDS: dict[str, EventKind] = {
             weight=1,
             long_share=0.9,
             cooldown=150,
+            tags=tags("moving", "spending"),
         ),
         EventKind(
             "adopt_pet",
@@ -128,6 +76,7 @@ KINDS: dict[str, EventKind] = {
             long_share=0.6,
             cooldown=60,
             requires=lambda p: E.belonging(p, "pet") is None,
+            tags=tags("commitment", "spending"),
         ),
         EventKind(
             "start_course",
@@ -139,10 +88,13 @@ KINDS: dict[str, EventKind] = {
                         "course", "{subject} course at {school}", "{school}", path="traits.preferences.course"
                     ),
                 ),
-                MatterSpec("attending the {subject} course at {school}", (28, 70)),
+                MatterSpec(
+                    "attending the {subject} course at {school}", (28, 70), clears="traits.preferences.course"
+                ),
             ),
             Outcome((_fs("course_status", "cancelled {subject} course at {school}"),)),
             cooldown=45,
+            tags=tags("learning", "spending"),
         ),
         EventKind(
             "join_gym",
@@ -154,6 +106,7 @@ KINDS: dict[str, EventKind] = {
             ),
             Outcome((_fs("gym_status", "failed sign-up at {gym}", "{gym}"),)),
             cooldown=90,
+            tags=tags("sport", "spending"),
         ),
         EventKind(
             "buy_vehicle",
@@ -164,6 +117,7 @@ KINDS: dict[str, EventKind] = {
             weight=1,
             long_share=0.7,
             cooldown=180,
+            tags=tags("spending", "big_purchase"),
         ),
         EventKind(
             "city_trip",
@@ -176,6 +130,7 @@ KINDS: dict[str, EventKind] = {
             ),
             long_share=0.7,
             cooldown=21,
+            tags=tags("travel", "spending"),
         ),
         EventKind(
             "doctor_visit",
@@ -194,9 +149,14 @@ KINDS: dict[str, EventKind] = {
                     health_after="recovered from a {diagnosis}",
                 ),
                 critical=True,
+                constraint=ConstraintSpec(
+                    "travel_restriction", "no travel or hard exercise until {until}", "no travel",
+                    ("travel", "sport", "exertion", "running"), (14, 35),
+                ),
             ),
             long_share=0.3,
             cooldown=30,
+            tags=tags("health"),
         ),
         EventKind(
             "run_race",
@@ -212,10 +172,15 @@ KINDS: dict[str, EventKind] = {
                     health_after="fully recovered from a {injury}",
                 ),
                 critical=True,
+                constraint=ConstraintSpec(
+                    "running_restriction", "no running until {until}", "no running",
+                    ("running", "sport", "exertion"), (35, 49),
+                ),
             ),
             weight=1,
             long_share=0.8,
             cooldown=60,
+            tags=tags("running", "sport", "exertion"),
         ),
         EventKind(
             "start_book",
@@ -223,11 +188,12 @@ KINDS: dict[str, EventKind] = {
             E.draw_book,
             Outcome(
                 (_fs("current_book", "{book} by {author}", "{book}", path="traits.preferences.book"),),
-                MatterSpec("reading {book}", (10, 30)),
+                MatterSpec("reading {book}", (10, 30), clears="traits.preferences.book"),
             ),
             Outcome((_fs("abandoned_book", "{book} by {author}", "{book}"),)),
             weight=3,
             long_share=0.1,
+            tags=tags("reading"),
         ),
         EventKind(
             "new_cafe",
@@ -237,6 +203,7 @@ KINDS: dict[str, EventKind] = {
             Outcome((_fs("disliked_cafe", "{cafe}"),)),
             weight=3,
             long_share=0.1,
+            tags=tags("outing"),
         ),
         EventKind(
             "friend_visit",
@@ -266,6 +233,7 @@ KINDS: dict[str, EventKind] = {
             long_share=0.4,
             cooldown=10,
             requires=lambda p: bool(E.friends(p)),
+            tags=tags("hosting", "social"),
         ),
         EventKind(
             "work_project",
@@ -279,6 +247,8 @@ KINDS: dict[str, EventKind] = {
             long_share=0.5,
             cooldown=45,
             requires=E.working,
+            tags=tags("career"),
         ),
-    ]
-}
+]
+
+KINDS: dict[str, EventKind] = {k.key: k for k in CORE_KINDS + LIFE_KINDS}

@@ -207,6 +207,8 @@ def draw_cafe(rng: random.Random, profile: dict[str, Any]) -> Entity:
         "Moka House",
         "Kettle & Crumb",
         "Blue Door Coffee",
+        "Copper Kettle Coffee",
+        "Little Fig Bakery",
     )
     return {"cafe": rng.choice(cafes), "street": rng.choice(banks.STREETS)}
 

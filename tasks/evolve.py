@@ -1,10 +1,16 @@
 """LOOP's evOlve and Prune steps: the mutable world state of one persona during simulation.
 
 `WorldState` holds the evolving profile (a JSON dict), the fact store with valid-time intervals, the
-profile ops and the ongoing matters. Facts are committed in the factual phase (closing the previous
-fact for the same subject and attribute); mood, health and ongoing matters change in the state phase;
-finished matters are removed in the prune phase. Profile paths are dotted, with list selectors:
-`identity.employer`, `belongings[kind=pet]`, `relationships[name=Sam Ortiz].attributes.news`.
+profile ops, the ongoing matters and the active constraints. Every profile change is a typed
+`ProfileOp` (add, modify or remove on a profile path) applied through `apply_op` and re-validated
+against the `Profile` schema before it is recorded, so an op that would break the schema fails loudly.
+Facts are committed in the factual phase (closing, never deleting, the previous fact for the same
+subject and attribute); mood, health, hobbies and ongoing matters change in the state phase; finished
+matters and expired constraints are removed in the prune phase.
+
+Profile paths are dotted, with list selectors: `identity.employer`, `traits.hobbies` (a list of
+strings: add appends, remove drops the old value), `belongings[kind=pet]` (a list item: add creates it
+named by the new value, modify renames it, remove deletes it), `relationships[name=Sam Ortiz].attributes.news`.
 """
 
 from __future__ import annotations
@@ -15,10 +21,18 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from schemas.world import Fact, ProfileOp
+from pydantic import ValidationError
+
+from schemas.profile import Profile
+from schemas.world import Constraint, Fact, ProfileOp
 
 _SEGMENT = re.compile(r"(\w+)(?:\[(\w+)=([^\]]*)\])?")
 MATTERS_PATH = "current_status.ongoing_matters"
+HOBBIES_PATH = "traits.hobbies"
+
+
+class InvalidOp(ValueError):
+    """A profile op that cannot be applied or leaves the profile invalid against its schema."""
 
 
 @dataclass(frozen=True)
@@ -30,6 +44,8 @@ class FactDraft:
     value: str
     forms: tuple[str, ...]
     path: str | None = None
+    until: dt.date | None = None
+    path_value: str | None = None
 
     @property
     def mention(self) -> str:
@@ -38,10 +54,13 @@ class FactDraft:
 
 @dataclass
 class Matter:
+    """An ongoing matter in the profile until `until`; on prune it may restore health or clear a path."""
+
     text: str
     event_id: str
     until: dt.date
     health_after: str | None = None
+    clears: str | None = None
 
 
 @dataclass
@@ -51,6 +70,7 @@ class WorldState:
     facts: list[Fact] = field(default_factory=list)
     ops: list[ProfileOp] = field(default_factory=list)
     matters: list[Matter] = field(default_factory=list)
+    constraints: list[Constraint] = field(default_factory=list)
     _open: dict[tuple[str, str], int] = field(default_factory=dict)
 
     def commit_facts(self, drafts: list[FactDraft], event_id: str, date: dt.date) -> list[Fact]:
@@ -60,8 +80,9 @@ class WorldState:
     def _commit(self, draft: FactDraft, event_id: str, date: dt.date) -> Fact:
         key = (draft.subject, draft.attribute)
         if key in self._open:
-            index = self._open[key]
-            self.facts[index] = self.facts[index].model_copy(update={"valid_to": date})
+            old = self.facts[self._open[key]]
+            if old.valid_to is None or old.valid_to > date:
+                self.facts[self._open[key]] = old.model_copy(update={"valid_to": date})
         fact = Fact(
             fact_id=f"{self.persona_id}-f{len(self.facts) + 1:04d}",
             persona_id=self.persona_id,
@@ -70,40 +91,74 @@ class WorldState:
             attribute=draft.attribute,
             value=draft.value,
             valid_from=date,
+            valid_to=draft.until,
             surface_forms=list(draft.forms),
         )
         self._open[key] = len(self.facts)
         self.facts.append(fact)
         if draft.path:
-            self.set_path(draft.path, draft.value, date, event_id, "factual")
+            self.set_path(draft.path, draft.path_value or draft.value, date, event_id, "factual")
         return fact
 
     def set_path(self, path: str, value: str, date: dt.date, event_id: str, phase: str) -> None:
         """Set a profile value, recording an `add` or `modify` op (nothing when unchanged)."""
         old = get_path(self.profile, path)
-        if old == value:
-            return
-        container, key = _locate(self.profile, path)
-        container[key] = value
-        self._op(date, event_id, phase, "modify" if old else "add", path, old or None, value)
+        if old != value:
+            self.apply(date, event_id, phase, "modify" if old else "add", path, old or None, value)
+
+    def remove_path(self, path: str, date: dt.date, event_id: str, phase: str, value: str | None = None) -> None:
+        """Remove a profile value (or one string of a list, `value`), if present."""
+        present = value if value is not None and value in (get_list(self.profile, path) or []) else None
+        old = present if value is not None else get_path(self.profile, path)
+        if old is not None:
+            self.apply(date, event_id, phase, "remove", path, old, None)
+
+    def add_to_list(self, path: str, value: str, date: dt.date, event_id: str, phase: str) -> None:
+        """Append a string to a list (hobbies, ongoing matters), if it is not there yet."""
+        if value not in (get_list(self.profile, path) or []):
+            self.apply(date, event_id, phase, "add", path, None, value)
+
+    def apply(self, date: dt.date, event_id: str, phase: str, op: str, path: str, old: str | None,
+              new: str | None) -> ProfileOp:
+        """Apply one op to the profile, re-validate the profile and record the op."""
+        row = ProfileOp(
+            op_id=f"{self.persona_id}-o{len(self.ops) + 1:04d}", persona_id=self.persona_id, date=date,
+            event_id=event_id, phase=phase, op=op, path=path, old_value=old, new_value=new,
+        )
+        candidate = copy.deepcopy(self.profile)
+        apply_op(candidate, row)
+        validate_profile(candidate, row)
+        self.profile = candidate
+        self.ops.append(row)
+        return row
 
     def add_matter(self, matter: Matter, date: dt.date) -> None:
         """State phase: open an ongoing matter (or extend it when already open)."""
         self.matters = [m for m in self.matters if m.text != matter.text] + [matter]
-        items = self.profile["current_status"]["ongoing_matters"]
-        if matter.text not in items:
-            items.append(matter.text)
-            self._op(date, matter.event_id, "state", "add", MATTERS_PATH, None, matter.text)
+        self.add_to_list(MATTERS_PATH, matter.text, date, matter.event_id, "state")
+
+    def add_constraint(self, constraint: Constraint) -> None:
+        """State phase: a critical event's lasting restriction, shown as an ongoing matter until it ends."""
+        self.constraints.append(constraint)
+        self.add_matter(Matter(constraint.description, constraint.event_id, constraint.valid_to), constraint.valid_from)
+
+    def blocked_tags(self, day: dt.date) -> set[str]:
+        """The event-kind tags that the constraints holding on `day` forbid."""
+        return {t for c in self.constraints if c.valid_from <= day < c.valid_to for t in c.blocks}
+
+    def blocker(self, tags: frozenset[str], day: dt.date) -> Constraint | None:
+        """The first constraint holding on `day` that forbids one of `tags`."""
+        return next((c for c in self.constraints if c.valid_from <= day < c.valid_to and tags & set(c.blocks)), None)
 
     def prune(self, date: dt.date) -> None:
-        """Prune phase: remove finished matters (their `until` reached); restore health where set."""
+        """Prune phase: remove finished matters and expired constraints, clear the transient preferences
+        they held, restore health where set."""
         finished = [m for m in self.matters if m.until <= date]
         self.matters = [m for m in self.matters if m.until > date]
-        items = self.profile["current_status"]["ongoing_matters"]
         for matter in finished:
-            if matter.text in items:
-                items.remove(matter.text)
-                self._op(date, matter.event_id, "prune", "remove", MATTERS_PATH, matter.text, None)
+            self.remove_path(MATTERS_PATH, date, matter.event_id, "prune", matter.text)
+            if matter.clears:
+                self.remove_path(matter.clears, date, matter.event_id, "prune")
             if matter.health_after:
                 self.set_path("current_status.health", matter.health_after, date, matter.event_id, "state")
 
@@ -111,22 +166,72 @@ class WorldState:
         """A deep copy of the profile as it stands now."""
         return copy.deepcopy(self.profile)
 
-    def _op(
-        self, date: dt.date, event_id: str, phase: str, op: str, path: str, old: str | None, new: str | None
-    ) -> None:
-        self.ops.append(
-            ProfileOp(
-                op_id=f"{self.persona_id}-o{len(self.ops) + 1:04d}",
-                persona_id=self.persona_id,
-                date=date,
-                event_id=event_id,
-                phase=phase,
-                op=op,
-                path=path,
-                old_value=old,
-                new_value=new,
-            )
-        )
+
+def validate_profile(profile: dict[str, Any], op: ProfileOp | None = None) -> None:
+    """Raise InvalidOp when the profile no longer validates against the Profile schema."""
+    try:
+        Profile.model_validate(profile)
+    except ValidationError as exc:
+        where = f" after {op.op_id} ({op.op} {op.path})" if op else ""
+        raise InvalidOp(f"profile invalid{where}: {exc.errors()[0]['msg']}") from None
+
+
+def apply_op(profile: dict[str, Any], op: ProfileOp) -> None:
+    """Apply one add/modify/remove op to a profile dict in place (InvalidOp when the path is wrong)."""
+    segments = _SEGMENT.findall(op.path)
+    if not segments:
+        raise InvalidOp(f"empty profile path in {op.op_id}")
+    *parents, (name, key, value) = segments
+    node = _walk(profile, parents, op)
+    if key:
+        _apply_item(node, name, key, value, op)
+    elif isinstance(node.get(name), list):
+        _apply_list(node[name], op)
+    elif op.op == "remove":
+        if name not in node:
+            raise InvalidOp(f"{op.op_id}: nothing at {op.path} to remove")
+        del node[name]
+    else:
+        current = node.get(name)
+        node[name] = int(op.new_value) if isinstance(current, int) and op.new_value is not None else op.new_value
+
+
+def _walk(profile: dict[str, Any], segments: list[tuple[str, str, str]], op: ProfileOp) -> dict[str, Any]:
+    node: Any = profile
+    for name, key, value in segments:
+        node = node.get(name) if isinstance(node, dict) else None
+        if key:
+            node = next((x for x in node or [] if isinstance(x, dict) and x.get(key) == value), None)
+        if not isinstance(node, dict):
+            raise InvalidOp(f"{op.op_id}: path {op.path} does not exist")
+    return node
+
+
+def _apply_item(node: dict[str, Any], name: str, key: str, value: str, op: ProfileOp) -> None:
+    items = node.get(name)
+    if not isinstance(items, list):
+        raise InvalidOp(f"{op.op_id}: {name} is not a list")
+    item = next((x for x in items if x.get(key) == value), None)
+    if op.op == "remove":
+        if item is None:
+            raise InvalidOp(f"{op.op_id}: no item {op.path} to remove")
+        items.remove(item)
+    elif item is None:
+        items.append({"name": op.new_value, key: value, "attributes": {}} if key != "name"
+                     else {"name": value, "attributes": {}})
+    else:
+        item["name"] = op.new_value
+
+
+def _apply_list(items: list[Any], op: ProfileOp) -> None:
+    if op.op in ("remove", "modify") and op.old_value not in items:
+        raise InvalidOp(f"{op.op_id}: {op.old_value!r} is not in {op.path}")
+    if op.op == "add":
+        items.append(op.new_value)
+    elif op.op == "remove":
+        items.remove(op.old_value)
+    else:
+        items[items.index(op.old_value)] = op.new_value
 
 
 def get_path(profile: dict[str, Any], path: str) -> str | None:
@@ -140,27 +245,24 @@ def get_path(profile: dict[str, Any], path: str) -> str | None:
             return None
     if isinstance(node, dict):
         node = node.get("name")
-    return node if isinstance(node, str) else None
+    return str(node) if isinstance(node, str | int) and not isinstance(node, bool) else None
 
 
-def _locate(profile: dict[str, Any], path: str) -> tuple[dict[str, Any], str]:
-    segments = _SEGMENT.findall(path)
-    node = profile
-    for i, (name, key, value) in enumerate(segments):
-        last = i == len(segments) - 1
-        if not key:
-            if last:
-                return node, name
-            node = node.setdefault(name, {})
-            continue
-        item = next((x for x in node[name] if x.get(key) == value), None)
-        if item is None:
-            item = {"name": value, key: value, "attributes": {}}
-            node[name].append(item)
-        if last:
-            return item, "name"
-        node = item
-    raise ValueError(f"empty profile path {path!r}")
+def get_list(profile: dict[str, Any], path: str) -> list[str] | None:
+    """The list of strings at `path` (hobbies, ongoing matters), or None."""
+    node: Any = profile
+    for name, _, _ in _SEGMENT.findall(path):
+        node = node.get(name) if isinstance(node, dict) else None
+    return node if isinstance(node, list) else None
+
+
+def replay(profile: dict[str, Any], ops: list[ProfileOp]) -> dict[str, Any]:
+    """The profile after applying `ops` in order to a copy of `profile`, validating after each one."""
+    current = copy.deepcopy(profile)
+    for op in ops:
+        apply_op(current, op)
+        validate_profile(current, op)
+    return current
 
 
 def facts_valid_at(facts: list[Fact], date: dt.date) -> list[Fact]:

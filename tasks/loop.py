@@ -1,12 +1,15 @@
 """Stage `loop`: RHELM's LOOP simulator, one persona day by day.
 
-Each day: pLan (maybe create plans for later days, kinds from tasks/catalog.py), rOllout (every plan due
-today becomes an Event, positive with probability `rollout_p`, narrated through the `outcome` prompt),
-evOlve (factual phase: Facts and profile changes; state phase: mood, health, ongoing matters) and, every
-`prune_interval` days, Prune (finished ongoing matters are removed). The first day also holds the
-baseline event whose facts restate the initial profile. All randomness comes from
-`rng_for(seed, persona, "loop", day, purpose)`; the world model decides every fact, the narrator only
-words it.
+Each day: pLan (maybe create plans for later days, kinds from tasks/catalog.py, conditioned on the
+current profile, on pending commitments and on active constraints), rOllout (every plan due today
+becomes an Event, positive with probability `rollout_p`, narrated through the `outcome` prompt; a plan
+that an active constraint now forbids is cancelled with `blocked_by`), evOlve (factual phase: Facts and
+profile changes; state phase: mood, health, hobbies, lifestyle, ongoing matters, and for critical
+outcomes a lasting Constraint recorded as a fact with its validity interval) and, every
+`prune_interval` days, Prune (finished matters, expired constraints and the transient preferences they
+held are removed). The first day also holds the baseline event whose facts restate the initial
+profile. All randomness comes from `rng_for(seed, persona, "loop", day, purpose)`; the world model
+decides every fact, the narrator only words it.
 """
 
 from __future__ import annotations
@@ -17,15 +20,18 @@ from typing import Any
 
 from schemas.config import BuildConfig
 from schemas.profile import Persona
-from schemas.world import Event, EventNarration, Plan, ProfileSnapshot, World
+from schemas.world import Constraint, Event, EventNarration, Plan, ProfileSnapshot, World
 from tasks import world_banks as banks
 from tasks.catalog import KINDS, EventKind, FactSpec, Outcome
-from tasks.evolve import FactDraft, Matter, WorldState, facts_valid_at
+from tasks.evolve import HOBBIES_PATH, FactDraft, Matter, WorldState, facts_valid_at
 from tasks.llm.gateway import Gateway
 from tasks.rng import rng_for
+from tasks.timeutil import human_date
+from tasks.world_entities import collect_entities, standing_world
 
 __all__ = ["simulate", "facts_valid_at", "baseline_drafts", "fact_drafts", "outcome_context"]
 _SPECIAL_BELONGINGS = ("home", "vehicle", "pet")
+_PEOPLE_FIELDS = ("friend", "relative", "companion", "person", "partner")
 
 
 def simulate(config: BuildConfig, persona: Persona, gateway: Gateway) -> World:
@@ -42,7 +48,7 @@ def baseline_drafts(profile: dict[str, Any], name: str) -> list[FactDraft]:
     """The facts the initial profile states: job, city, a hobby, belongings, each relationship's role."""
     ident = profile["identity"]
     drafts = [FactDraft(name, "occupation", ident["occupation"], (ident["occupation"],))]
-    if ident["employer"] != "retired":
+    if ident["employer"] not in ("retired", "unemployed"):
         drafts.append(FactDraft(name, "employer", ident["employer"], (ident["employer"],)))
     drafts.append(FactDraft(name, "city", ident["city"], (ident["city"],)))
     if profile["traits"]["hobbies"]:
@@ -66,7 +72,28 @@ def _draft(spec: FactSpec, entity: dict[str, str], persona_name: str) -> FactDra
     value = spec.value.format(**entity)
     forms = tuple(dict.fromkeys([value] + [f.format(**entity) for f in spec.forms]))
     path = spec.path.format(**entity) if spec.path else None
-    return FactDraft(subject, spec.attribute, value, forms, path)
+    writes = spec.writes.format(**entity) if spec.writes else None
+    return FactDraft(subject, spec.attribute, value, forms, path, path_value=writes)
+
+
+def constraint_of(outcome: Outcome, entity: dict[str, str], persona_id: str, number: int, event_id: str,
+                  day: dt.date, rng: random.Random) -> Constraint | None:
+    """The lasting constraint a critical outcome imposes, from `day` for a drawn number of days."""
+    spec = outcome.constraint
+    if spec is None:
+        return None
+    until = day + dt.timedelta(days=rng.randint(*spec.days))
+    return Constraint(
+        constraint_id=f"{persona_id}-c{number:04d}", persona_id=persona_id, event_id=event_id, kind=spec.kind,
+        description=spec.text.format(**entity, until=human_date(until)), blocks=sorted(spec.blocks),
+        valid_from=day, valid_to=until,
+    )
+
+
+def constraint_draft(constraint: Constraint, persona_name: str, short: str) -> FactDraft:
+    """The fact recording a constraint, valid exactly while the constraint holds."""
+    forms = (constraint.description, short)
+    return FactDraft(persona_name, constraint.kind, constraint.description, forms, until=constraint.valid_to)
 
 
 def _belonging_draft(item: dict[str, Any], name: str) -> FactDraft:
@@ -106,6 +133,7 @@ class _Simulation:
         self.config, self.persona, self.gateway = config, persona, gateway
         self.pid = persona.persona_id
         self.state = WorldState(self.pid, persona.profile.model_dump(mode="json"))
+        self.standing = standing_world(self.rng(config.start_date, "standing-world"), self.state.profile)
         self.plans: list[Plan] = []
         self.pending: list[Plan] = []
         self.events: list[Event] = []
@@ -152,11 +180,15 @@ class _Simulation:
             self.add_plan(rng, kind, day)
 
     def pick_kind(self, rng: random.Random, day: dt.date) -> EventKind | None:
-        pending = {p.kind for p in self.pending}
+        """A kind not already pending, rested, possible for the current profile and not forbidden today."""
+        pending, blocked = {p.kind for p in self.pending}, self.state.blocked_tags(day)
         eligible = [
             k
             for k in KINDS.values()
-            if k.key not in pending and self.rested(k, day) and k.requires(self.state.profile)
+            if k.key not in pending
+            and self.rested(k, day)
+            and not k.tags & blocked
+            and k.requires(self.state.profile)
         ]
         return rng.choices(eligible, weights=[k.weight for k in eligible])[0] if eligible else None
 
@@ -165,16 +197,20 @@ class _Simulation:
         return last is None or (day - last).days >= kind.cooldown
 
     def add_plan(self, rng: random.Random, kind: EventKind, day: dt.date) -> None:
+        """Schedule a plan on a day with room among existing commitments, unless a constraint forbids it."""
         horizon = "long" if rng.random() < kind.long_share else "short"
         first = 1 if day == self.config.start_date else 0
         offset = rng.randint(7, 30) if horizon == "long" else rng.randint(first, 3)
         entity = self.draw_entity(rng, kind)
+        when = self.free_day(day + dt.timedelta(days=offset), 3 if horizon == "short" else 30, day)
+        if when is None or self.state.blocker(kind.tags_for(entity), when) is not None:
+            return
         plan = Plan(
             plan_id=f"{self.pid}-l{len(self.plans) + 1:04d}",
             persona_id=self.pid,
             created_on=day,
             horizon=horizon,
-            scheduled_for=day + dt.timedelta(days=offset),
+            scheduled_for=when,
             title=kind.title_for(entity),
             kind=kind.key,
             entity=entity,
@@ -182,29 +218,63 @@ class _Simulation:
         self.plans.append(plan)
         self.pending.append(plan)
 
+    def free_day(self, wanted: dt.date, limit: int, today: dt.date) -> dt.date | None:
+        """`wanted`, or the next day within `limit` days of today with fewer commitments than the daily cap."""
+        cap = self.config.stages.loop.max_plans_per_day
+        busy = [p.scheduled_for for p in self.pending]
+        day = wanted
+        while busy.count(day) >= cap:
+            day += dt.timedelta(days=1)
+        return day if (day - today).days <= limit else None
+
     def draw_entity(self, rng: random.Random, kind: EventKind) -> dict[str, str]:
         titles = {p.title for p in self.plans}
+        view = self.state.profile | {"_world": self.standing}
         for _ in range(12):
-            entity = kind.draw(rng, self.state.profile)
+            entity = kind.draw(rng, view)
             if kind.title_for(entity) not in titles:
                 break
         return entity
 
     def roll_out(self, plan: Plan, day: dt.date) -> None:
+        self.pending.remove(plan)
+        blocker = self.state.blocker(KINDS[plan.kind].tags_for(plan.entity), day)
+        if blocker is not None or not self.still_possible(plan):
+            cause = blocker.constraint_id if blocker else "profile"
+            self.plans[self.plans.index(plan)] = plan.model_copy(update={"blocked_by": cause})
+            return
         rng = self.rng(day, f"rollout:{plan.plan_id}")
         valence = "positive" if rng.random() < self.config.rollout_p else "negative"
         outcome = KINDS[plan.kind].outcome(valence)
         severity = min(5, rng.randint(1, 3) + (2 if outcome.critical else 0))
-        drafts = fact_drafts(outcome, plan.entity, self.persona.name)
-        info = {"kind": plan.kind, "title": plan.title, "valence": valence, "severity": severity}
         event_id = f"{self.pid}-e{len(self.events):04d}"
+        number = len(self.state.constraints) + 1
+        constraint = constraint_of(outcome, plan.entity, self.pid, number, event_id, day, rng)
+        drafts = fact_drafts(outcome, plan.entity, self.persona.name)
+        if constraint is not None:
+            drafts.append(constraint_draft(constraint, self.persona.name, outcome.constraint.short))
+        info = {"kind": plan.kind, "title": plan.title, "valence": valence, "severity": severity}
         self.record_event(
             day, event_id, plan.plan_id, info, outcome.critical, self.narrate(day, info, plan.entity, drafts)
         )
-        self.state.commit_facts(drafts, event_id, day)
+        self.evolve_facts(drafts, outcome, plan.entity, event_id, day)
         self.evolve_state(rng, day, event_id, outcome, plan.entity, valence)
-        self.pending.remove(plan)
+        if constraint is not None:
+            self.state.add_constraint(constraint)
         self.last_done[plan.kind] = day
+
+    def still_possible(self, plan: Plan) -> bool:
+        """False when the profile changed so the plan no longer makes sense (its person is gone, say)."""
+        names = {r["name"] for r in self.state.profile["relationships"]}
+        people = [plan.entity[k] for k in _PEOPLE_FIELDS if k in plan.entity]
+        return KINDS[plan.kind].requires(self.state.profile) and all(p in names for p in people)
+
+    def evolve_facts(self, drafts: list[FactDraft], outcome: Outcome, entity: dict[str, str], event_id: str,
+                     day: dt.date) -> None:
+        """Factual phase: commit the facts (and their profile paths), then remove what the outcome ends."""
+        self.state.commit_facts(drafts, event_id, day)
+        for path in outcome.removes:
+            self.state.remove_path(path.format(**entity), day, event_id, "factual")
 
     def evolve_state(
         self,
@@ -215,6 +285,7 @@ class _Simulation:
         entity: dict[str, str],
         valence: str,
     ) -> None:
+        """State phase: mood, health, hobbies, lifestyle and ongoing matters."""
         moods = banks.MOODS_GOOD if valence == "positive" else banks.MOODS_BAD
         current = self.state.profile["current_status"]["mood"]
         mood = rng.choice([m for m in moods if m != current])
@@ -223,10 +294,15 @@ class _Simulation:
         health = outcome.health or (matter.health if matter else None)
         if health:
             self.state.set_path("current_status.health", health.format(**entity), day, event_id, "state")
+        if outcome.hobby:
+            self.state.add_to_list(HOBBIES_PATH, outcome.hobby.format(**entity), day, event_id, "state")
+        if outcome.lifestyle:
+            self.state.set_path("traits.lifestyle", outcome.lifestyle, day, event_id, "state")
         if matter:
             until = day + dt.timedelta(days=rng.randint(*matter.days))
             after = matter.health_after.format(**entity) if matter.health_after else None
-            self.state.add_matter(Matter(matter.text.format(**entity), event_id, until, after), day)
+            clears = matter.clears.format(**entity) if matter.clears else None
+            self.state.add_matter(Matter(matter.text.format(**entity), event_id, until, after, clears), day)
 
     def narrate(
         self, day: dt.date, info: dict[str, Any], entity: dict[str, str], drafts: list[FactDraft]
@@ -260,10 +336,14 @@ class _Simulation:
         )
 
     def world(self) -> World:
+        profile = self.persona.profile.model_dump(mode="json")
+        entities = collect_entities(self.pid, profile, self.standing, self.plans, self.config.start_date)
         return World(
             plans=self.plans,
             events=self.events,
             facts=self.state.facts,
             profile_ops=self.state.ops,
             profile_snapshots=self.snapshots,
+            constraints=self.state.constraints,
+            entities=entities,
         )

@@ -13,6 +13,7 @@ import csv
 import io
 import json
 import re
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -23,24 +24,17 @@ from tasks.llm.gateway import Gateway
 from tasks.rng import rng_for
 
 SEED_KEYS = ("seed", "description")
-BUNDLED_SEEDS: tuple[str, ...] = (
-    "A 34-year-old nurse in Lisbon, Portugal; divorced, one daughter, middle income.",
-    "A 22-year-old university student in Seoul, South Korea, sharing a flat on a tight budget.",
-    "A 67-year-old retired schoolteacher in Dublin, Ireland; widowed, three grown children, modest pension.",
-    "A 41-year-old software engineer in Toronto, Canada; married with two young kids, high income.",
-    "A 29-year-old chef in Mexico City, Mexico; single, long hours, low-to-middle income.",
-    "A 52-year-old electrician in Manchester, United Kingdom; married, a teenage son, middle income.",
-    "A 19-year-old retail assistant in Lagos, Nigeria, living with her parents, low income.",
-    "A 38-year-old pharmacist in Berlin, Germany; in a long-term relationship, no children, comfortable.",
-    "A 45-year-old bus driver in Chicago, United States; divorced, shares custody of a daughter.",
-    "A 31-year-old graphic designer in Mumbai, India; recently married, middle income.",
-    "A 78-year-old retired accountant in Sydney, Australia; married for fifty years, six grandchildren.",
-    "A 26-year-old journalist in Nairobi, Kenya; single, shares a flat with a friend, low income.",
-    "A 57-year-old marketing manager in Stockholm, Sweden; divorced, two adult children, high income.",
-    "A 35-year-old physiotherapist in Tokyo, Japan; married, expecting a first child, middle income.",
-    "A 48-year-old civil engineer in São Paulo, Brazil; married, one son, high income.",
-    "A 63-year-old bakery owner in Porto, Portugal; married, runs the shop with his wife, modest income.",
-)
+
+
+def bundled_seed_rows() -> list[dict[str, Any]]:
+    """The bundled seeds (tasks/data/seeds.jsonl): `seed` plus the age, country and occupation it states."""
+    text = resources.files("tasks").joinpath("data", "seeds.jsonl").read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+BUNDLED_SEEDS: tuple[str, ...] = tuple(row["seed"] for row in bundled_seed_rows())
+"""At least 60 seed descriptions written for lifeloom, spread over occupations (most not professional),
+income, education, ages 18 to 80, family situations, countries and cultures."""
 
 
 class SeedFileError(ValueError):

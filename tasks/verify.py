@@ -18,6 +18,7 @@ from schemas.profile import Persona
 from schemas.qa import Evidence, Question, QuestionSet
 from schemas.world import Fact, World
 from tasks.facttext import carries, carries_first, mentions
+from tasks.verify_world import verify_world
 
 REPLY_WORDS = (60, 200)
 STATE_CHARACTERISTICS = ("state_dependent_attribute", "entity_disambiguation")
@@ -90,6 +91,8 @@ def verify_persona(persona: Persona, world: World, corpus: Corpus, questions: Qu
     check_sources(audit)
     check_dialogue(audit)
     check_questions(audit)
+    for found in verify_world(persona, world):
+        audit.flag(found.stage, found.artifact_id, found.check, found.message, found.suggestion, found.severity)
     errors = sum(f.severity == "error" for f in audit.found)
     audit.flag(
         "questions",

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from tasks import world_banks_extra as _extra
+
 
 class City(NamedTuple):
     name: str
@@ -41,6 +43,7 @@ CITIES: tuple[City, ...] = (
     City("Lagos", "Nigeria", "Africa/Lagos", "african"),
     City("Nairobi", "Kenya", "Africa/Nairobi", "african"),
 )
+CITIES += tuple(City(*row) for row in _extra.CITIES)
 CITY_BY_NAME = {c.name: c for c in CITIES}
 
 GIVEN_NAMES: dict[str, dict[str, tuple[str, ...]]] = {
@@ -171,6 +174,9 @@ SURNAMES: dict[str, tuple[str, ...]] = {
     ),
 }
 
+GIVEN_NAMES |= _extra.GIVEN_NAMES
+SURNAMES |= _extra.SURNAMES
+
 SHARED_FIRST_NAMES = ("Sam", "Alex", "Jordan", "Robin", "Kim", "Sasha", "Andrea", "Charlie", "Noor", "Ari")
 
 
@@ -242,7 +248,11 @@ OCCUPATIONS: tuple[Occupation, ...] = (
         "bakery owner", ("Rise & Shine Bakery", "Golden Crust"), "vocational diploma", ("baker", "bakery")
     ),
 )
-RETIRED_FORMER = ("schoolteacher", "accountant", "nurse", "farmer", "engineer", "postal worker")
+OCCUPATIONS = tuple(Occupation(*row) for row in _extra.OCCUPATIONS[:20]) + OCCUPATIONS + tuple(
+    Occupation(*row) for row in _extra.OCCUPATIONS[20:]
+)
+RETIRED_FORMER = ("schoolteacher", "accountant", "nurse", "farmer", "engineer", "postal worker", "miner",
+                  "seamstress", "bus driver", "shopkeeper", "soldier", "factory worker")
 
 INCOME_BANDS = ("low", "lower-middle", "middle", "upper-middle", "high")
 HOBBIES = (

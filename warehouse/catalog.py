@@ -62,6 +62,40 @@ def create_views(con: duckdb.DuckDBPyConnection, layout: Layout) -> None:
         con.execute(
             f"create or replace view latest.{table} as select * from main.{table} where run_id = {LATEST_RUN}"
         )
+    for schema in ("main", "latest"):
+        con.execute(f"create or replace view {schema}.profile_update_stats as {profile_stats_sql(schema)}")
+
+
+PROFILE_DIMENSIONS = ("identity", "personality", "traits", "relationships", "belongings", "current_status")
+
+
+def profile_stats_sql(schema: str) -> str:
+    """Profile updates per simulated day, per top-level dimension: mean, sd, min and max over every day
+    from a persona's first to its last op (days without updates count as 0), for each persona and, with
+    persona_id null, over all personas of the run."""
+    dims = ", ".join(_quote(d) for d in PROFILE_DIMENSIONS)
+    return f"""
+        with ops as (
+            select run_id, persona_id, date as day, regexp_extract(path, '^([a-z_]+)', 1) as dimension
+            from {schema}.profile_ops
+        ), span as (
+            select run_id, persona_id, min(day) as first_day, max(day) as last_day from ops group by all
+        ), days as (
+            select run_id, persona_id, unnest(generate_series(first_day, last_day, interval 1 day))::date as day
+            from span
+        ), dims as (
+            select unnest([{dims}]) as dimension
+        ), counts as (
+            select run_id, persona_id, day, dimension, count(*) as n from ops group by all
+        ), grid as (
+            select d.run_id, d.persona_id, d.day, m.dimension, coalesce(c.n, 0) as n
+            from days d cross join dims m left join counts c using (run_id, persona_id, day, dimension)
+        )
+        select run_id, persona_id, dimension, count(*) as days, sum(n) as updates,
+               avg(n) as mean_per_day, stddev_samp(n) as sd_per_day, min(n) as min_per_day, max(n) as max_per_day
+        from grid
+        group by grouping sets ((run_id, persona_id, dimension), (run_id, dimension))
+    """
 
 
 def refresh_catalog(layout: Layout) -> Path:

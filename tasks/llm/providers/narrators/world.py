@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from tasks.llm.providers.narrators.world_life import CONSTRAINT_LINES, CONSTRAINT_SUFFIXES, LIFE_CORE
 from tasks.llm.providers.offline import narrator
 
 CORE: dict[str, dict[str, tuple[str, ...]]] = {
@@ -171,6 +172,7 @@ CORE: dict[str, dict[str, tuple[str, ...]]] = {
         ),
     },
 }
+CORE |= LIFE_CORE
 DETAILS = {
     "positive": (
         "It took a while to get here, but it was worth it.",
@@ -221,13 +223,16 @@ def article(phrase: str) -> str:
 @narrator("outcome")
 def narrate_outcome(context: dict[str, Any], rng: random.Random) -> dict[str, str]:
     """The event narrative for the `outcome` prompt."""
-    mentions = [f["mention"] for f in context["facts"]]
+    facts = context["facts"]
+    restrictions = [f for f in facts if f["attribute"].endswith(CONSTRAINT_SUFFIXES)]
+    mentions = [f["mention"] for f in facts if f not in restrictions]
     if context["event"]["kind"] == "baseline":
-        text = _baseline(context["facts"], rng)
+        text = _baseline(facts, rng)
     else:
         text = _event_story(context, mentions, rng)
     missing = [m for m in mentions if m not in text]
     text += "".join(f" For the record: {m}." for m in missing)
+    text += "".join(" " + rng.choice(CONSTRAINT_LINES).format(m=f["mention"]) for f in restrictions)
     return {"narrative": text}
 
 

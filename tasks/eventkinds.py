@@ -1,0 +1,109 @@
+"""The vocabulary of the event catalog: what an event kind is and what its outcomes establish.
+
+An `EventKind` draws its concrete entity, titles a plan for it and says which facts, profile changes,
+ongoing matters and (for critical outcomes) lasting constraints a positive or negative rollout
+produces. Templates use `str.format` fields taken from the entity dict. Tags name what a plan
+involves (running, travel, spending, ...) so constraints can forbid conflicting plans.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+Entity = dict[str, str]
+
+
+@dataclass(frozen=True)
+class FactSpec:
+    """A fact an outcome establishes. `subject` is "persona" or the entity field naming the subject."""
+
+    attribute: str
+    value: str
+    forms: tuple[str, ...] = ()
+    path: str | None = None
+    subject: str = "persona"
+    writes: str | None = None
+    """What the profile path receives, when not the fact's value (a relationship's name, say)."""
+
+
+@dataclass(frozen=True)
+class MatterSpec:
+    """An ongoing matter an outcome opens, finished after `days`; `health_after` is set when it ends and
+    `clears` (a profile path) is removed at the prune that drops it."""
+
+    text: str
+    days: tuple[int, int]
+    health: str | None = None
+    health_after: str | None = None
+    clears: str | None = None
+
+
+@dataclass(frozen=True)
+class ConstraintSpec:
+    """A lasting restriction: `kind` is the fact attribute, `text` its value (fields: entity, {until}),
+    `short` a shorter surface form, `blocks` the tags it forbids for a number of days in `days`."""
+
+    kind: str
+    text: str
+    short: str
+    blocks: tuple[str, ...]
+    days: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one valence of a kind establishes.
+
+    facts: committed in the factual phase; removes: profile paths removed in the factual phase;
+    matter, health, hobby (added to hobbies), drop_hobby (removed from hobbies), lifestyle: state phase;
+    constraint: a lasting restriction (critical outcomes)."""
+
+    facts: tuple[FactSpec, ...]
+    matter: MatterSpec | None = None
+    health: str | None = None
+    critical: bool = False
+    constraint: ConstraintSpec | None = None
+    removes: tuple[str, ...] = ()
+    hobby: str | None = None
+    drop_hobby: str | None = None
+    lifestyle: str | None = None
+
+
+@dataclass(frozen=True)
+class EventKind:
+    key: str
+    title: str
+    draw: Callable[[random.Random, dict[str, Any]], Entity]
+    positive: Outcome
+    negative: Outcome
+    weight: int = 2
+    long_share: float = 0.5
+    cooldown: int = 14
+    requires: Callable[[dict[str, Any]], bool] = field(default=lambda profile: True)
+    tags: frozenset[str] = frozenset()
+
+    def title_for(self, entity: Entity) -> str:
+        """The plan title for this entity."""
+        return self.title.format(**entity)
+
+    def outcome(self, valence: str) -> Outcome:
+        """What a positive or a negative rollout of this kind establishes."""
+        return self.positive if valence == "positive" else self.negative
+
+    def tags_for(self, entity: Entity) -> frozenset[str]:
+        """The kind's tags plus any the entity adds (a running hobby adds `running`)."""
+        return self.tags | frozenset(entity.get("tags", "").split())
+
+
+def fs(attribute: str, value: str, *forms: str, path: str | None = None, subject: str = "persona",
+       writes: str | None = None) -> FactSpec:
+    """Shorthand for a FactSpec."""
+    return FactSpec(attribute, value, forms, path, subject, writes)
+
+
+def tags(*names: str) -> frozenset[str]:
+    """Shorthand for a tag set."""
+    return frozenset(names)
