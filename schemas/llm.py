@@ -24,3 +24,7 @@ class LLMCall(BaseModel):
     attempts: int = 1
     outcome: Literal["ok", "repaired", "fallback", "error"]
     cached: bool = False
+    requests: int = 0
+    fallback: bool = False
+    confidence: float = 1.0
+    error: str | None = None

@@ -1,10 +1,17 @@
 """The one gateway every model call goes through.
 
 prompt name + context + output model in, validated model out. On the way: the prompt is rendered
-from `prompts/<name>.jinja`, the call cache is consulted (keyed by the full rendered request), the
-provider is called under the client limits, the answer is validated against the output model and
-repaired (error fed back) up to `max_attempts` times, then replaced by the offline narrator's
-template output (outcome `fallback`). Every call leaves one ledger row (`LLMCall`).
+from `prompts/<name>.jinja`; the call cache is consulted (keyed by the full rendered request); the
+provider is called under the endpoint's shared limiter (transient errors retried with backoff); the
+answer is checked (truncation, pydantic validation, the prompt's hard check) and repaired with the
+error fed back up to `max_attempts` times; then it is replaced by the offline narrator's template
+output (outcome `fallback`, confidence 0.2). Every call leaves one ledger row (`LLMCall`).
+
+`generate_many` runs independent calls concurrently on a thread pool. Threads, not asyncio: stages are
+plain functions that Prefect runs on worker threads, and the limiter must be shared by every stage
+gateway in the process, across those threads; a thread-safe limiter over the SDKs' (thread-safe) sync
+clients gives one budget for all of them, where an asyncio limiter would be bound to one event loop.
+Results come back in input order and depend only on each request, so concurrency changes nothing.
 """
 
 from __future__ import annotations
@@ -13,17 +20,18 @@ import hashlib
 import json
 import threading
 import time
-from typing import Any, Protocol, TypeVar
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from schemas.config import ProviderConfig
 from schemas.llm import LLMCall
-from tasks.llm import prompts
+from tasks.llm import checks, prompts
 from tasks.llm.cache import CallCache
-from tasks.llm.limits import Limits
 
 M = TypeVar("M", bound=BaseModel)
+FALLBACK_CONFIDENCE = 0.2
 
 
 class LLMRequest(BaseModel):
@@ -35,7 +43,9 @@ class LLMRequest(BaseModel):
     temperature: float
     max_output_tokens: int
     call_key: str
+    sample: int = 0
     repair_note: str | None = None
+    previous_answer: str | None = None
 
 
 class LLMResponse(BaseModel):
@@ -44,6 +54,8 @@ class LLMResponse(BaseModel):
     output_tokens: int
     truncated: bool = False
     cost_usd: float = 0.0
+    finish_reason: str = ""
+    headers: dict[str, str] = {}
 
 
 class Provider(Protocol):
@@ -51,6 +63,17 @@ class Provider(Protocol):
     model: str
 
     def complete(self, request: LLMRequest) -> LLMResponse: ...
+
+
+class CallSpec(NamedTuple):
+    """One call for `generate_many`: the arguments of `generate`."""
+
+    prompt_name: str
+    context: dict[str, Any]
+    output_model: type[BaseModel]
+    stage: str
+    persona_id: str | None = None
+    sample: int = 0
 
 
 class GatewayError(RuntimeError):
@@ -62,15 +85,15 @@ def estimate_tokens(text: str) -> int:
 
 
 class Gateway:
-    """Validated model calls with cache, limits, repair, fallback and a ledger."""
+    """Validated model calls with cache, limits, repair, fallback and a ledger.
 
-    def __init__(
-        self,
-        config: ProviderConfig,
-        provider: Provider | None = None,
-        cache: CallCache | None = None,
-        max_attempts: int = 3,
-    ) -> None:
+    Hard checks (tasks/llm/checks.py) run on live providers' answers; the offline narrator is checked
+    by its own tests. `hard_checks=False` turns them off (to test a stage's own safety nets).
+    """
+
+    def __init__(self, config: ProviderConfig, provider: Provider | None = None, cache: CallCache | None = None,
+                 max_attempts: int = 3, limiter=None, hard_checks: bool | None = None) -> None:
+        from tasks.llm.limits import limiter_for
         from tasks.llm.providers import make_provider
         from tasks.llm.providers.offline import OfflineProvider
 
@@ -78,26 +101,40 @@ class Gateway:
         self.provider = provider or make_provider(config)
         self.fallback = OfflineProvider()
         self.cache = cache or CallCache(None)
-        self.limits = Limits(config.max_concurrency, config.requests_per_minute)
+        self.live = self.provider.name != "offline"
+        self.hard_checks = self.live if hard_checks is None else hard_checks
+        self.limiter = limiter or (limiter_for(config) if self.live else None)
         self.max_attempts = max_attempts
         self._ledger: list[LLMCall] = []
         self._lock = threading.Lock()
 
-    def generate(
-        self, prompt_name: str, context: dict[str, Any], output_model: type[M], *, stage: str, persona_id: str | None
-    ) -> M:
+    def generate(self, prompt_name: str, context: dict[str, Any], output_model: type[M], *, stage: str,
+                 persona_id: str | None, sample: int = 0) -> M:
         """Render, call (or read from cache), validate, repair or fall back; record a ledger row."""
-        request = self._request(prompt_name, context, output_model)
-        started = time.perf_counter()
-        cached = self.cache.get(request.call_key)
-        if cached is not None:
-            result = output_model.model_validate(cached["output"])
-            self._record(request, stage, persona_id, cached, started, cached=True)
-            return result
-        entry, result = self._call_with_repair(request, output_model)
-        self.cache.put(request.call_key, entry)
-        self._record(request, stage, persona_id, entry, started, cached=False)
+        result, row = self._generate(CallSpec(prompt_name, context, output_model, stage, persona_id, sample))
+        with self._lock:
+            self._ledger.append(row)
         return result
+
+    def generate_many(self, items: list[CallSpec | tuple]) -> list[BaseModel]:
+        """`generate` for every item, concurrently under the limits; results and ledger rows in input order.
+
+        An item is a `CallSpec` or a tuple of its fields. The first error that stops a call (circuit
+        open, unusable provider) cancels the calls not yet started and is raised.
+        """
+        specs = [item if isinstance(item, CallSpec) else CallSpec(*item) for item in items]
+        workers = 1 if not self.live else min(len(specs), max(1, self.config.max_concurrency))
+        if workers <= 1:
+            done = [self._generate(spec) for spec in specs]
+        else:
+            pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="llm")
+            try:
+                done = [f.result() for f in [pool.submit(self._generate, spec) for spec in specs]]
+            finally:
+                pool.shutdown(wait=True, cancel_futures=True)
+        with self._lock:
+            self._ledger.extend(row for _, row in done)
+        return [result for result, _ in done]
 
     def drain_ledger(self) -> list[LLMCall]:
         """Ledger rows recorded since the last drain, in call order."""
@@ -105,72 +142,124 @@ class Gateway:
             rows, self._ledger = self._ledger, []
         return rows
 
-    def _request(self, prompt_name: str, context: dict[str, Any], output_model: type[BaseModel]) -> LLMRequest:
+    # -- one call ----------------------------------------------------------------------------------
+    def _generate(self, spec: CallSpec) -> tuple[BaseModel, LLMCall]:
+        request = self.request(spec.prompt_name, spec.context, spec.output_model, spec.sample)
+        started = time.perf_counter()
+        cached = self.cache.get(request.call_key)
+        if cached is not None:
+            result = spec.output_model.model_validate(cached["output"])
+            return result, self._row(request, spec, cached, started, cached=True)
+        entry, result = self._call_with_repair(request, spec.output_model)
+        self.cache.put(request.call_key, entry, request.prompt_name)
+        return result, self._row(request, spec, entry, started, cached=False)
+
+    def request(self, prompt_name: str, context: dict[str, Any], output_model: type[BaseModel],
+                sample: int = 0) -> LLMRequest:
+        """The rendered request; its call key hashes everything the provider is sent."""
+        from tasks.llm.providers.common import SYSTEM
+
         text = prompts.render(prompt_name, context)
         schema = output_model.model_json_schema()
         key_material = json.dumps(
-            [self.provider.name, self.provider.model, self.config.temperature, prompt_name, text, schema],
+            {"provider": self.provider.name, "model": self.provider.model, "system": SYSTEM, "prompt": text,
+             "prompt_name": prompt_name, "schema": schema, "temperature": self.config.temperature,
+             "max_output_tokens": self.config.max_output_tokens, "sample": sample},
             sort_keys=True,
         )
         return LLMRequest(
-            prompt_name=prompt_name,
-            prompt=text,
-            context=context,
-            output_schema=schema,
-            model=self.provider.model,
-            temperature=self.config.temperature,
-            max_output_tokens=self.config.max_output_tokens,
-            call_key=hashlib.sha256(key_material.encode()).hexdigest(),
+            prompt_name=prompt_name, prompt=text, context=context, output_schema=schema, model=self.provider.model,
+            temperature=self.config.temperature, max_output_tokens=self.config.max_output_tokens,
+            call_key=hashlib.sha256(key_material.encode()).hexdigest(), sample=sample,
         )
 
     def _call_with_repair(self, request: LLMRequest, output_model: type[M]) -> tuple[dict, M]:
-        tokens_in = tokens_out = 0
-        cost = 0.0
-        error = ""
+        from tasks.llm.providers.common import ProviderError
+
+        usage = {"input_tokens": 0, "output_tokens": 0, "cost_usd": 0.0, "requests": 0}
+        note = previous = None
         for attempt in range(1, self.max_attempts + 1):
-            attempt_request = request.model_copy(update={"repair_note": error or None})
-            with self.limits.slot():
-                response = self.provider.complete(attempt_request)
-            tokens_in += response.input_tokens
-            tokens_out += response.output_tokens
-            cost += response.cost_usd
-            if response.truncated:
-                error = "The previous answer was cut off at the token limit; answer more briefly."
-                continue
             try:
-                result = output_model.model_validate_json(response.text)
-            except ValidationError as exc:
-                error = f"The previous answer did not validate: {exc.errors(include_url=False)}"
+                response = self._send(request.model_copy(update={"repair_note": note, "previous_answer": previous}),
+                                      usage)
+            except ProviderError as exc:
+                return self._fallback(request, output_model, attempt, usage, str(exc), retry=exc.transient)
+            usage["input_tokens"] += response.input_tokens
+            usage["output_tokens"] += response.output_tokens
+            usage["cost_usd"] += response.cost_usd + self.price(response)
+            result, note = self._judge(request, response, output_model)
+            if result is not None:
+                return self._entry(result, "ok" if attempt == 1 else "repaired", attempt, usage), result
+            previous = response.text[:4000]
+        return self._fallback(request, output_model, self.max_attempts, usage, note or "", retry=False)
+
+    def _judge(self, request: LLMRequest, response: LLMResponse, output_model: type[M]) -> tuple[M | None, str | None]:
+        """The validated output, or None and the problem to feed back."""
+        if response.truncated:
+            return None, "The previous answer was cut off at the token limit; answer more briefly."
+        try:
+            result = output_model.model_validate_json(response.text)
+        except ValidationError as exc:
+            return None, f"The previous answer did not validate: {exc.errors(include_url=False)}"[:2000]
+        problem = checks.check(request.prompt_name, result, request.context) if self.hard_checks else None
+        return (None, f"The previous answer failed a check: {problem}") if problem else (result, None)
+
+    def _send(self, request: LLMRequest, usage: dict) -> LLMResponse:
+        """One provider request under the limiter; transient errors are retried with jittered backoff."""
+        from tasks.llm.providers.common import ProviderError, ProviderUnavailable
+
+        if self.limiter is None:
+            usage["requests"] += 1
+            return self.provider.complete(request)
+        for retry in range(self.config.max_retries + 1):
+            ticket = self.limiter.acquire(estimate_tokens(request.prompt))
+            usage["requests"] += 1
+            try:
+                response = self.provider.complete(request)
+            except ProviderError as exc:
+                delay = self.limiter.failed(ticket, str(exc), rate_limited=exc.kind == "rate_limit",
+                                            retry_after=exc.retry_after, attempt=retry)
+                if exc.kind == "fatal":
+                    raise ProviderUnavailable(str(exc)) from None
+                if not exc.transient or retry == self.config.max_retries:
+                    raise
+                if exc.kind != "rate_limit":
+                    self.limiter.sleep(delay)
                 continue
-            outcome = "ok" if attempt == 1 else "repaired"
-            return self._entry(result, outcome, attempt, tokens_in, tokens_out, cost), result
+            except BaseException as exc:
+                self.limiter.failed(ticket, type(exc).__name__)
+                raise
+            self.limiter.succeeded(ticket, response.input_tokens, response.output_tokens, response.headers)
+            return response
+        raise AssertionError("unreachable")
+
+    def price(self, response: LLMResponse) -> float:
+        """USD for one response from the config's price table (per million tokens)."""
+        return (response.input_tokens * self.config.price_per_mtok_in
+                + response.output_tokens * self.config.price_per_mtok_out) / 1e6
+
+    def _fallback(self, request: LLMRequest, output_model: type[M], attempts: int, usage: dict, error: str,
+                  retry: bool) -> tuple[dict, M]:
         response = self.fallback.complete(request)
         try:
             result = output_model.model_validate_json(response.text)
         except ValidationError as exc:
-            raise GatewayError(f"{request.prompt_name}: no valid output after {self.max_attempts} attempts "
+            raise GatewayError(f"{request.prompt_name}: no valid output after {attempts} attempts "
                                f"and the template fallback: {exc}") from None
-        entry = self._entry(result, "fallback", self.max_attempts, tokens_in, tokens_out, cost)
+        entry = self._entry(result, "fallback", attempts, usage)
+        entry.update(error=error[:500] or None, retry=retry)
         return entry, result
 
     @staticmethod
-    def _entry(result: BaseModel, outcome: str, attempts: int, tokens_in: int, tokens_out: int, cost: float) -> dict:
-        return {
-            "output": result.model_dump(mode="json"),
-            "outcome": outcome,
-            "attempts": attempts,
-            "input_tokens": tokens_in,
-            "output_tokens": tokens_out,
-            "cost_usd": cost,
-        }
+    def _entry(result: BaseModel, outcome: str, attempts: int, usage: dict) -> dict:
+        return {"output": result.model_dump(mode="json"), "outcome": outcome, "attempts": attempts, **usage}
 
-    def _record(
-        self, request: LLMRequest, stage: str, persona_id: str | None, entry: dict, started: float, cached: bool
-    ) -> None:
-        row = LLMCall(
+    def _row(self, request: LLMRequest, spec: CallSpec, entry: dict, started: float, cached: bool) -> LLMCall:
+        fallback = entry["outcome"] == "fallback"
+        return LLMCall(
             call_key=request.call_key[:24],
-            stage=stage,
-            persona_id=persona_id,
+            stage=spec.stage,
+            persona_id=spec.persona_id,
             provider=self.provider.name,
             model=self.provider.model,
             prompt_name=request.prompt_name,
@@ -178,10 +267,12 @@ class Gateway:
             input_tokens=entry["input_tokens"],
             output_tokens=entry["output_tokens"],
             latency_ms=round((time.perf_counter() - started) * 1000, 3),
-            cost_usd=0.0 if cached else entry["cost_usd"],
+            cost_usd=0.0 if cached else round(entry["cost_usd"], 8),
             attempts=entry["attempts"],
             outcome=entry["outcome"],
             cached=cached,
+            fallback=fallback,
+            confidence=FALLBACK_CONFIDENCE if fallback else 1.0,
+            error=entry.get("error"),
+            requests=0 if cached else entry.get("requests", 0),
         )
-        with self._lock:
-            self._ledger.append(row)

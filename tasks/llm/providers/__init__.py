@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 from schemas.config import ProviderConfig
+from tasks.llm.providers.common import ProviderError, ProviderUnavailable
 
-
-class ProviderUnavailable(RuntimeError):
-    """A provider that cannot be used here (missing key, missing client, unreachable endpoint)."""
+__all__ = ["ProviderError", "ProviderUnavailable", "make_provider"]
 
 
 def make_provider(config: ProviderConfig):
-    """The provider named by the config."""
+    """The provider named by the config; a missing key raises ProviderUnavailable naming the variable."""
     if config.name == "offline":
         from tasks.llm.providers.offline import OfflineProvider
 
         return OfflineProvider(model=config.model)
-    raise ProviderUnavailable(
-        f"provider {config.name!r} is not available in this version of lifeloom; use provider.name = 'offline'"
-    )
+    if config.name == "openai":
+        from tasks.llm.providers.openai import OpenAIProvider
+
+        return OpenAIProvider(config)
+    if config.name == "anthropic":
+        from tasks.llm.providers.anthropic import AnthropicProvider
+
+        return AnthropicProvider(config)
+    raise ProviderUnavailable(f"unknown provider {config.name!r}; use offline, openai or anthropic")

@@ -90,9 +90,10 @@ def test_fallback_that_cannot_validate_raises(monkeypatch):
         gw.generate("greeting", {"who": "E"}, Greeting, stage="s", persona_id=None)
 
 
-def test_unknown_provider_is_refused():
+def test_provider_without_key_is_refused(monkeypatch):
     from tasks.llm.providers import ProviderUnavailable, make_provider
 
-    with pytest.raises(ProviderUnavailable):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with pytest.raises(ProviderUnavailable, match="OPENAI_API_KEY"):
         make_provider(ProviderConfig(name="openai", model="gpt-x"))
     assert gw_module.estimate_tokens("abcd" * 10) == 10

@@ -1,0 +1,89 @@
+"""The `anthropic` provider: the Messages API, structured output through one forced tool.
+
+The output schema becomes the input schema of a tool named after the prompt, and `tool_choice` forces
+the model to call it; the tool input is the answer. `stop_reason == "max_tokens"` marks truncation.
+This SDK's `messages.create` takes no sampling parameters, so the configured temperature is not sent
+(it still enters the call key).
+The SDK's own retries are off (`max_retries=0`): the gateway's limiter decides when to try again.
+"""
+
+from __future__ import annotations
+
+import json
+
+from schemas.config import ProviderConfig
+from tasks.llm.gateway import LLMRequest, LLMResponse
+from tasks.llm.providers.common import SYSTEM, ProviderError, chat_messages, inline_refs, read_key, status_error
+
+
+class AnthropicProvider:
+    """Messages with a forced tool call for structured output."""
+
+    name = "anthropic"
+
+    def __init__(self, config: ProviderConfig, timeout_s: float | None = None) -> None:
+        import anthropic
+
+        self.config, self.model = config, config.model
+        self._key = read_key(config)
+        self.label = f"anthropic {config.model} at {config.base_url or 'api.anthropic.com'}"
+        self.client = anthropic.Anthropic(api_key=self._key, base_url=config.base_url, max_retries=0,
+                                          timeout=timeout_s or config.timeout_s)
+        self._errors = (anthropic.APIError,)
+
+    def complete(self, request: LLMRequest) -> LLMResponse:
+        """One message with the forced tool; SDK errors become ProviderError."""
+        try:
+            raw = self.client.messages.with_raw_response.create(**self.payload(request))
+        except self._errors as exc:
+            raise status_error(exc, self._key, self.label) from None
+        try:
+            message = raw.parse()
+        except ValueError as exc:  # a body that is not JSON (or not the expected shape)
+            raise ProviderError(f"{self.label}: unreadable response body ({type(exc).__name__})", "transient") from None
+        headers = {k.lower(): v for k, v in raw.headers.items()}
+        return self.response(message, headers)
+
+    def payload(self, request: LLMRequest) -> dict:
+        """The request body: system, messages, the one tool and the forced tool choice."""
+        tool = {"name": tool_name(request.prompt_name), "description": f"Record the {request.prompt_name} answer.",
+                "input_schema": inline_refs(request.output_schema)}
+        return {
+            "model": self.model,
+            "system": SYSTEM,
+            "messages": chat_messages(request),
+            "tools": [tool],
+            "tool_choice": {"type": "tool", "name": tool["name"]},
+            "max_tokens": request.max_output_tokens,
+        }
+
+    def response(self, message, headers: dict[str, str]) -> LLMResponse:
+        """The forced tool's input as JSON text, usage and truncation from a Message."""
+        if isinstance(message, str) or not hasattr(message, "content"):
+            raise ProviderError(f"{self.label}: the response is not a message", "transient")
+        blocks = [b for b in message.content if getattr(b, "type", "") == "tool_use"]
+        if blocks:
+            text = json.dumps(blocks[0].input, ensure_ascii=False)
+        else:
+            text = "".join(getattr(b, "text", "") for b in message.content)
+        usage = message.usage
+        return LLMResponse(
+            text=text,
+            input_tokens=getattr(usage, "input_tokens", 0) or 0,
+            output_tokens=getattr(usage, "output_tokens", 0) or 0,
+            truncated=message.stop_reason == "max_tokens",
+            finish_reason=message.stop_reason or "",
+            headers=headers,
+        )
+
+    def ping(self) -> list[str]:
+        """Model ids the endpoint offers (one cheap request); raises ProviderError."""
+        try:
+            return [m.id for m in self.client.models.list(limit=100)]
+        except self._errors as exc:
+            raise status_error(exc, self._key, self.label) from None
+
+
+def tool_name(prompt_name: str) -> str:
+    """A valid tool name for the prompt (letters, digits, underscores and hyphens)."""
+    return "write_" + "".join(c if c.isalnum() or c in "_-" else "_" for c in prompt_name)

@@ -1,0 +1,144 @@
+"""What the real providers share: keys from the environment, messages, schemas, error mapping."""
+
+from __future__ import annotations
+
+import copy
+import os
+import re
+from typing import Any
+
+from schemas.config import ProviderConfig
+
+SYSTEM = (
+    "You write narration for lifeloom, a synthetic long-term personal-memory benchmark. A symbolic world "
+    "model has fixed every fact; you only put them into words. Follow the user's instructions exactly and "
+    "answer with one JSON object that matches the given schema, nothing else."
+)
+
+DEFAULT_KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
+
+
+class ProviderUnavailable(RuntimeError):
+    """A provider that cannot be used here (missing key, missing client, unreachable endpoint)."""
+
+
+class ProviderError(RuntimeError):
+    """A failed request. kind: rate_limit, transient (5xx, timeout, connection), permanent (4xx), fatal (auth)."""
+
+    def __init__(self, message: str, kind: str, status: int | None = None, retry_after: float | None = None,
+                 headers: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.kind, self.status, self.retry_after, self.headers = kind, status, retry_after, headers or {}
+
+    @property
+    def transient(self) -> bool:
+        return self.kind in ("rate_limit", "transient")
+
+
+def key_env(config: ProviderConfig) -> str:
+    """The environment variable that holds the provider's key."""
+    return config.api_key_env or DEFAULT_KEY_ENV.get(config.name, "")
+
+
+def key_required(config: ProviderConfig) -> bool:
+    """Official endpoints need a key; a self-hosted base_url (vLLM, Ollama) only when api_key_env is set."""
+    return config.base_url is None or config.api_key_env is not None
+
+
+def read_key(config: ProviderConfig) -> str:
+    """The key from the environment; raises ProviderUnavailable naming the variable when it is missing."""
+    name = key_env(config)
+    value = os.environ.get(name, "").strip() if name else ""
+    if value:
+        return value
+    if key_required(config):
+        where = config.base_url or f"the {config.name} API"
+        raise ProviderUnavailable(
+            f"provider {config.name!r} (model {config.model!r}, {where}) needs an API key: "
+            f"set the environment variable {name} (keys are never read from config files)"
+        )
+    return "not-needed"
+
+
+def redact(text: str, secret: str | None) -> str:
+    """`text` with the secret (and anything shaped like an API key) masked."""
+    if secret and len(secret) >= 6:
+        text = text.replace(secret, "***")
+        text = text.replace(secret[:8], "***")
+        text = text.replace(secret[-6:], "***")
+    return re.sub(r"\b(sk|sk-ant|key)-[A-Za-z0-9_\-*]{6,}", r"\1-***", text)
+
+
+def chat_messages(request) -> list[dict[str, str]]:
+    """The conversation after the system message: the prompt, then the failed answer and the repair note."""
+    messages = [{"role": "user", "content": request.prompt}]
+    if request.repair_note:
+        if request.previous_answer:
+            messages.append({"role": "assistant", "content": request.previous_answer})
+        messages.append({"role": "user", "content": f"{request.repair_note}\nAnswer again with corrected JSON."})
+    return messages
+
+
+def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema with `$ref`s into `$defs` replaced by their definitions (no recursion expected)."""
+    defs = schema.get("$defs", {})
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            if "$ref" in node:
+                target = defs[node["$ref"].rsplit("/", 1)[-1]]
+                return walk({**target, **{k: v for k, v in node.items() if k != "$ref"}})
+            return {k: walk(v) for k, v in node.items() if k != "$defs"}
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        return node
+
+    return walk(schema)
+
+
+def strict_schema(schema: dict[str, Any]) -> dict[str, Any] | None:
+    """An OpenAI strict-mode version of the schema, or None when the schema does not allow it.
+
+    Strict mode needs every object to list all its properties as required and forbid extra ones;
+    a model with optional fields (defaults) or free-form dicts stays non-strict.
+    """
+    out = copy.deepcopy(schema)
+    ok = True
+
+    def walk(node: Any) -> None:
+        nonlocal ok
+        if isinstance(node, dict):
+            node.pop("default", None)
+            if node.get("type") == "object" or "properties" in node:
+                props = node.get("properties")
+                if not props or set(node.get("required", [])) != set(props) or node.get("additionalProperties"):
+                    ok = False
+                node["additionalProperties"] = False
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(out)
+    return out if ok else None
+
+
+def status_error(exc: Exception, secret: str | None, label: str) -> ProviderError:
+    """A ProviderError for an SDK exception (the OpenAI and Anthropic SDKs share the shape)."""
+    from tasks.llm.limits import parse_retry_after
+
+    status = getattr(exc, "status_code", None)
+    response = getattr(exc, "response", None)
+    headers = {k.lower(): v for k, v in response.headers.items()} if response is not None else {}
+    message = redact(f"{label}: {type(exc).__name__}" + (f" (HTTP {status})" if status else "")
+                     + f": {str(exc)[:300]}", secret)
+    if status is None:
+        return ProviderError(message, "transient")
+    if status == 429:
+        return ProviderError(message, "rate_limit", status, parse_retry_after(headers), headers)
+    if status in (401, 403, 404):
+        return ProviderError(message, "fatal", status, headers=headers)
+    if status in (408, 409) or status >= 500:
+        return ProviderError(message, "transient", status, parse_retry_after(headers), headers)
+    return ProviderError(message, "permanent", status, headers=headers)

@@ -1,0 +1,284 @@
+"""A local mock of the OpenAI chat completions and Anthropic messages APIs, for tests and bench.
+
+`MockLLM` runs a threaded http.server on 127.0.0.1 (a free port) and answers:
+- POST /v1/chat/completions (OpenAI; the schema comes from response_format.json_schema),
+- POST /v1/messages (Anthropic; the schema is the forced tool's input_schema),
+- GET /v1/models (both formats; Anthropic is told apart by its `anthropic-version` header).
+
+Answers come from `answer(prompt_name, prompt, schema)`: by default `Oracle.answer`, which returns the
+offline narrator's output for a prompt the gateway rendered in this process (see `Oracle.install`), and
+otherwise a minimal instance of the JSON schema whose strings carry every quoted phrase of the prompt.
+
+Faults, by a script consumed one per completion request (`mock.script(...)`) or at random
+(`error_rate` + `error_kinds`, seeded): "429" (with Retry-After), "500", "timeout" (sleeps past the
+client timeout), "badbody" (HTTP body that is not JSON), "malformed" (answer text that is not JSON),
+"invalid" (JSON that violates the schema), "truncate" (finish_reason length / stop_reason max_tokens),
+"omit" (valid JSON that leaves out the prompt's required phrases).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import threading
+import time
+from collections import Counter, deque
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+FAULTS = ("429", "500", "timeout", "badbody", "malformed", "invalid", "truncate", "omit")
+
+
+class Oracle:
+    """Rendered prompt text -> the offline twin of the request, recorded as live gateways build requests.
+
+    With it the mock answers exactly what the offline narrator would have, so a build on a real-provider
+    code path (HTTP, SDK, limiter, cache, repair) lands the same corpus as an offline build.
+    """
+
+    def __init__(self) -> None:
+        self.seen: dict[str, Any] = {}
+
+    def install(self, monkeypatch) -> Oracle:
+        """Wrap Gateway.request so every live request's offline twin is remembered by prompt text."""
+        from schemas.config import ProviderConfig
+        from tasks.llm.gateway import Gateway
+
+        real = Gateway.request
+        offline = Gateway(ProviderConfig())
+
+        def request(gw, prompt_name, context, output_model, sample=0):
+            made = real(gw, prompt_name, context, output_model, sample)
+            if gw.live:
+                self.seen[made.prompt] = real(offline, prompt_name, context, output_model, sample)
+            return made
+
+        monkeypatch.setattr(Gateway, "request", request)
+        self.offline = offline.provider
+        return self
+
+    def answer(self, prompt_name: str, prompt: str, schema: dict) -> dict:
+        """The offline narrator's output for a known prompt, else a minimal schema instance."""
+        if prompt in self.seen:
+            return json.loads(self.offline.complete(self.seen[prompt]).text)
+        return schema_instance(schema, prompt)
+
+
+def quoted_phrases(prompt: str) -> list[str]:
+    """Every double-quoted phrase in the prompt (where lifeloom's prompts put required wording)."""
+    return list(dict.fromkeys(re.findall(r'"([^"\n<>{}]{2,80})"', prompt)))
+
+
+def schema_instance(schema: dict, prompt: str = "") -> Any:
+    """A minimal instance of `schema`; its strings carry the prompt's quoted phrases."""
+    defs = schema.get("$defs", {})
+    filler = " ".join(quoted_phrases(prompt)) or "ok"
+
+    def build(node: dict) -> Any:
+        if "$ref" in node:
+            return build(defs[node["$ref"].rsplit("/", 1)[-1]])
+        for key in ("anyOf", "oneOf", "allOf"):
+            if key in node:
+                options = [o for o in node[key] if o.get("type") != "null"] or node[key]
+                return build(options[0])
+        if "const" in node:
+            return node["const"]
+        if "enum" in node:
+            return node["enum"][0]
+        kind = node.get("type", "object")
+        if kind == "object":
+            return {name: build(sub) for name, sub in node.get("properties", {}).items()}
+        if kind == "array":
+            return [build(node.get("items", {})) for _ in range(node.get("minItems", 0))]
+        if kind in ("integer", "number"):
+            return node.get("minimum", node.get("exclusiveMinimum", -1) + 1)
+        if kind == "boolean":
+            return False
+        if node.get("format") == "date":
+            return "2024-01-01"
+        return filler.ljust(node.get("minLength", 0), ".")
+
+    return build(schema)
+
+
+class MockLLM:
+    """The mock server; use as a context manager or call start()/stop()."""
+
+    def __init__(self, *, latency_s: float = 0.0, answer=None, api_key: str | None = None,
+                 error_rate: float = 0.0, error_kinds: tuple[str, ...] = ("500",), retry_after: str = "1",
+                 timeout_sleep_s: float = 3.0, models: tuple[str, ...] = ("mock-model",), seed: int = 0) -> None:
+        self.latency_s, self.api_key, self.retry_after = latency_s, api_key, retry_after
+        self.answer = answer or Oracle().answer
+        self.error_rate, self.error_kinds, self.timeout_sleep_s = error_rate, error_kinds, timeout_sleep_s
+        self.models = models
+        self.hits: Counter[str] = Counter()
+        self.log: list[tuple[float, str, str]] = []
+        self.in_flight = self.max_in_flight = 0
+        self._script: deque[str] = deque()
+        self._rng = random.Random(seed)
+        self._lock = threading.Lock()
+        self._server: ThreadingHTTPServer | None = None
+
+    # -- control -----------------------------------------------------------------------------------
+    def script(self, *faults: str) -> None:
+        """Queue faults for the next completion requests ("ok" for a normal answer)."""
+        with self._lock:
+            self._script.extend(faults)
+
+    @property
+    def calls(self) -> int:
+        """Completion requests received (both formats, any outcome)."""
+        return self.hits["chat"] + self.hits["messages"]
+
+    @property
+    def openai_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    @property
+    def anthropic_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> MockLLM:
+        handler = type("Handler", (_Handler,), {"mock": self})
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._server.daemon_threads = True
+        self.port = self._server.server_address[1]
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+
+    def __enter__(self) -> MockLLM:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def next_fault(self, kind: str) -> str:
+        with self._lock:
+            self.hits[kind] += 1
+            fault = self._script.popleft() if self._script else "ok"
+            if fault == "ok" and self.error_rate and self._rng.random() < self.error_rate:
+                fault = self._rng.choice(self.error_kinds)
+            self.log.append((time.monotonic(), kind, fault))
+            return fault
+
+
+class _Handler(BaseHTTPRequestHandler):
+    mock: MockLLM
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True
+    wbufsize = 1 << 16  # one write per response (flushed by http.server after each request)
+
+    def log_message(self, *args) -> None:  # quiet
+        pass
+
+    def send(self, status: int, body: Any, headers: dict[str, str] | None = None) -> None:
+        data = body if isinstance(body, bytes) else json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(data)))
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def authorised(self) -> bool:
+        if self.mock.api_key is None:
+            return True
+        given = self.headers.get("x-api-key") or self.headers.get("authorization", "").removeprefix("Bearer ")
+        if given == self.mock.api_key:
+            return True
+        self.send(401, {"type": "error", "error": {"type": "authentication_error", "code": "invalid_api_key",
+                                                  "message": f"Incorrect API key provided: {given}"}})
+        return False
+
+    def do_GET(self) -> None:
+        if not self.path.startswith("/v1/models"):
+            return self.send(404, {"error": {"message": "not found"}})
+        if not self.authorised():
+            return None
+        if self.headers.get("anthropic-version"):
+            data = [{"type": "model", "id": m, "display_name": m, "created_at": "2024-01-01T00:00:00Z"}
+                    for m in self.mock.models]
+            return self.send(200, {"data": data, "has_more": False, "first_id": None, "last_id": None})
+        data = [{"id": m, "object": "model", "created": 0, "owned_by": "mock"} for m in self.mock.models]
+        return self.send(200, {"object": "list", "data": data})
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))) or b"{}")
+        kind = "chat" if self.path.endswith("/chat/completions") else "messages"
+        if not self.authorised():
+            return
+        with self.mock._lock:
+            self.mock.in_flight += 1
+            self.mock.max_in_flight = max(self.mock.max_in_flight, self.mock.in_flight)
+        try:
+            self.answer(kind, body)
+        finally:
+            with self.mock._lock:
+                self.mock.in_flight -= 1
+
+    def answer(self, kind: str, body: dict) -> None:
+        fault = self.mock.next_fault(kind)
+        time.sleep(self.mock.latency_s)
+        if fault == "429":
+            return self.send(429, {"error": {"type": "rate_limit_error", "message": "slow down"}},
+                             {"retry-after": self.mock.retry_after})
+        if fault == "500":
+            return self.send(500, {"error": {"type": "api_error", "message": "boom"}})
+        if fault == "timeout":
+            time.sleep(self.mock.timeout_sleep_s)
+        if fault == "badbody":
+            return self.send(200, b"{this is not json")
+        name, prompt, schema = parse_request(kind, body)
+        answer = self.mock.answer(name, prompt, schema)
+        if fault == "omit":
+            answer = schema_instance(schema, "")
+        text = json.dumps(answer)
+        if fault == "invalid":
+            answer, text = {"unexpected": 1}, '{"unexpected": 1}'
+        if fault == "malformed":
+            text = text[: len(text) // 2] + "<<<"
+        if fault == "truncate":
+            text = text[: len(text) // 2]
+        usage = (len(prompt) // 4, len(text) // 4)
+        if kind == "chat":
+            return self.send(200, chat_completion(text, fault == "truncate", usage))
+        return self.send(200, message(body, answer, text, fault, usage))
+
+
+def parse_request(kind: str, body: dict) -> tuple[str, str, dict]:
+    """(prompt name, the first user message, the output schema) of a request in either format."""
+    first = body["messages"][0 if kind == "messages" else 1]["content"]
+    if kind == "chat":
+        spec = body["response_format"]["json_schema"]
+        return spec["name"], first, spec["schema"]
+    tool = body["tools"][0]
+    return tool["name"].removeprefix("write_"), first, tool["input_schema"]
+
+
+def chat_completion(text: str, truncated: bool, usage: tuple[int, int]) -> dict:
+    return {
+        "id": "chatcmpl-mock", "object": "chat.completion", "created": 0, "model": "mock-model",
+        "choices": [{"index": 0, "finish_reason": "length" if truncated else "stop",
+                     "message": {"role": "assistant", "content": text, "refusal": None}}],
+        "usage": {"prompt_tokens": usage[0], "completion_tokens": usage[1], "total_tokens": sum(usage)},
+    }
+
+
+def message(body: dict, answer: Any, text: str, fault: str, usage: tuple[int, int]) -> dict:
+    if fault == "malformed":
+        content = [{"type": "text", "text": text}]
+    else:
+        tool_input = {} if fault == "truncate" else answer
+        content = [{"type": "tool_use", "id": "toolu_mock", "name": body["tools"][0]["name"], "input": tool_input}]
+    return {
+        "id": "msg_mock", "type": "message", "role": "assistant", "model": body.get("model", "mock-model"),
+        "content": content, "stop_reason": "max_tokens" if fault == "truncate" else "tool_use",
+        "stop_sequence": None, "usage": {"input_tokens": usage[0], "output_tokens": usage[1]},
+    }

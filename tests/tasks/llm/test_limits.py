@@ -1,0 +1,110 @@
+import threading
+
+import pytest
+
+from tasks.llm.limits import CircuitOpen, EndpointLimiter, parse_reset, parse_retry_after
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 0.0
+        self.lock = threading.Lock()
+
+    def __call__(self):
+        return self.now
+
+    def sleep(self, seconds):
+        with self.lock:
+            self.now += seconds
+
+
+def run(limiter, n, tokens_in=0, tokens_out=0):
+    starts = []
+    for _ in range(n):
+        ticket = limiter.acquire(tokens_in)
+        starts.append(limiter.clock())
+        limiter.succeeded(ticket, tokens_in, tokens_out)
+    return starts
+
+
+def max_in_window(starts, window=60.0):
+    return max(sum(1 for t in starts if s <= t < s + window) for s in starts)
+
+
+def test_requests_per_minute_is_never_exceeded():
+    clock = FakeClock()
+    limiter = EndpointLimiter(requests_per_minute=120, clock=clock, sleep=clock.sleep)
+    starts = run(limiter, 500)
+    assert max_in_window(starts) <= 121
+    assert starts[-1] == pytest.approx(499 * 0.5, rel=0.01)  # and it is reached: paced, not throttled below
+
+
+def test_input_and_output_tokens_per_minute_are_respected():
+    clock = FakeClock()
+    limiter = EndpointLimiter(input_tokens_per_minute=1000, output_tokens_per_minute=10_000, clock=clock,
+                              sleep=clock.sleep)
+    starts = run(limiter, 50, tokens_in=100)
+    assert max_in_window(starts) <= 10
+    clock2 = FakeClock()
+    out = EndpointLimiter(output_tokens_per_minute=500, clock=clock2, sleep=clock2.sleep)
+    assert max_in_window(run(out, 30, tokens_out=100)) <= 5
+
+
+def test_a_short_real_window_holds_the_rate():
+    import time
+
+    limiter = EndpointLimiter(requests_per_minute=1200, max_concurrency=4)  # one start per 50 ms
+    starts = []
+
+    def worker():
+        for _ in range(5):
+            ticket = limiter.acquire()
+            starts.append(time.monotonic())
+            limiter.succeeded(ticket, 1, 1)
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    [t.start() for t in threads]
+    [t.join() for t in threads]
+    starts.sort()
+    gaps = [b - a for a, b in zip(starts, starts[1:], strict=False)]
+    assert min(gaps) >= 0.045 and len(starts) == 20
+
+
+def test_429_halves_concurrency_pauses_and_recovers():
+    clock = FakeClock()
+    limiter = EndpointLimiter(max_concurrency=8, clock=clock, sleep=clock.sleep)
+    delay = limiter.failed(limiter.acquire(), "429", rate_limited=True, retry_after=2.0)
+    assert 2.0 <= delay <= 2.5 and limiter.cap == 4 and limiter.paused_until == pytest.approx(delay)
+    ticket = limiter.acquire()
+    assert clock() >= 2.0  # waited out the Retry-After
+    limiter.succeeded(ticket, 1, 1)
+    run(limiter, 40)
+    assert limiter.cap == 8
+
+
+def test_rate_limit_headers_pause_until_reset():
+    clock = FakeClock()
+    limiter = EndpointLimiter(clock=clock, sleep=clock.sleep)
+    limiter.succeeded(limiter.acquire(), 1, 1, {"x-ratelimit-remaining-requests": "0",
+                                               "x-ratelimit-reset-requests": "1m30s"})
+    limiter.acquire()
+    assert clock() >= 90.0
+
+
+def test_breaker_opens_after_sustained_errors_with_a_clear_message_then_half_opens():
+    clock = FakeClock()
+    limiter = EndpointLimiter("openai m at http://x", breaker_threshold=3, cooldown_s=30, clock=clock,
+                              sleep=clock.sleep)
+    for _ in range(3):
+        limiter.failed(limiter.acquire(), "HTTP 500 boom")
+    with pytest.raises(CircuitOpen, match="openai m at http://x: 3 requests failed in a row .*HTTP 500 boom"):
+        limiter.acquire()
+    clock.now += 31
+    limiter.succeeded(limiter.acquire(), 1, 1)
+    assert limiter.failures == 0
+
+
+def test_parsers():
+    assert parse_reset("6m0s") == 360 and parse_reset("120ms") == pytest.approx(0.12) and parse_reset("2") == 2
+    assert parse_retry_after({"retry-after": "3"}) == 3 and parse_retry_after({"retry-after-ms": "250"}) == 0.25
+    assert parse_retry_after({}) is None

@@ -1,0 +1,156 @@
+"""The openai and anthropic providers through the gateway, against the local mock server."""
+
+import pytest
+from pydantic import BaseModel
+
+from schemas.config import BuildConfig, ProviderConfig
+from tasks.llm import prompts
+from tasks.llm.cache import CallCache
+from tasks.llm.gateway import CallSpec, Gateway
+from tasks.llm.preflight import check_providers
+from tasks.llm.providers import ProviderUnavailable
+from tasks.llm.providers.common import redact, strict_schema
+from tasks.llm.providers.offline import NARRATORS
+
+KEY = "sk-unit-FAKE-0123456789abcdef"
+
+
+class Note(BaseModel):
+    text: str
+
+
+@pytest.fixture(autouse=True)
+def fake_prompt(monkeypatch):
+    templates = {"note": 'Write a note. Include "{w}" verbatim.', "other": 'Another: "{w}".'}
+    monkeypatch.setattr(prompts, "render", lambda name, ctx: templates[name].format(w=ctx["word"]))
+    monkeypatch.setattr(prompts, "prompt_hash", lambda name: "h" * 16)
+    for name in templates:
+        monkeypatch.setitem(NARRATORS, name, lambda ctx, rng: {"text": f"template {ctx['word']}"})
+    monkeypatch.setenv("LLM_UNIT_KEY", KEY)
+    return templates
+
+
+def ctx(word):
+    return {"word": word, "facts": [{"must_include": word}]}
+
+
+def config(mock, name, **kw):
+    url = mock.openai_url if name == "openai" else mock.anthropic_url
+    return ProviderConfig(name=name, model="mock-model", base_url=url, api_key_env="LLM_UNIT_KEY", timeout_s=0.4,
+                          **kw)
+
+
+def gateway(mock, name, cache=None, **kw):
+    return Gateway(config(mock, name, **kw), cache=cache)
+
+
+@pytest.mark.parametrize("name", ["openai", "anthropic"])
+def test_faults_are_retried_or_repaired_and_counted(mock, name):
+    gw = gateway(mock, name, price_per_mtok_in=1.0, price_per_mtok_out=4.0)
+    mock.script("429", "500", "timeout", "badbody", "ok")
+    assert gw.generate("note", ctx("blue kettle"), Note, stage="s", persona_id="p0").text == "blue kettle"
+    for fault in ("malformed", "invalid", "truncate", "omit"):
+        mock.script(fault)
+        assert "amber" in gw.generate("note", ctx(f"amber {fault}"), Note, stage="s", persona_id="p0").text
+    rows = gw.drain_ledger()
+    assert [(r.outcome, r.requests, r.attempts) for r in rows] == [("ok", 5, 1)] + [("repaired", 2, 2)] * 4
+    assert all(r.cost_usd > 0 and not r.fallback and r.confidence == 1.0 for r in rows)
+    assert mock.calls == 5 + 8
+
+
+def test_three_bad_answers_fall_back_and_are_not_paid_twice(mock, tmp_path):
+    gw = gateway(mock, "openai", cache=CallCache(tmp_path))
+    mock.script("invalid", "truncate", "omit")
+    assert gw.generate("note", ctx("red"), Note, stage="s", persona_id=None).text == "template red"
+    [row] = gw.drain_ledger()
+    assert (row.outcome, row.fallback, row.confidence, row.attempts) == ("fallback", True, 0.2, 3)
+    assert "phrases" in row.error
+    again = gateway(mock, "openai", cache=CallCache(tmp_path))
+    calls = mock.calls
+    again.generate("note", ctx("red"), Note, stage="s", persona_id=None)
+    assert mock.calls == calls and again.drain_ledger()[0].cached
+
+
+def test_transient_failure_falls_back_but_is_retried_next_run(mock, tmp_path):
+    gw = gateway(mock, "openai", cache=CallCache(tmp_path), max_retries=1)
+    mock.script("500", "500")
+    assert gw.generate("note", ctx("green"), Note, stage="s", persona_id=None).text == "template green"
+    [row] = gw.drain_ledger()
+    assert row.fallback and row.requests == 2 and "HTTP 500" in row.error
+    assert CallCache(tmp_path).stats()["retry"] == 1
+    again = gateway(mock, "openai", cache=CallCache(tmp_path))
+    assert again.generate("note", ctx("green"), Note, stage="s", persona_id=None).text == "green"
+    assert CallCache(tmp_path).stats() == {"ok": 1, "retry": 0}
+
+
+def test_rerun_makes_no_calls_and_a_changed_template_recalls_only_its_calls(mock, tmp_path, fake_prompt):
+    items = [CallSpec("note", ctx(f"w{i}"), Note, "s") for i in range(4)]
+    items += [CallSpec("other", ctx(f"w{i}"), Note, "s") for i in range(3)]
+    gateway(mock, "openai", cache=CallCache(tmp_path)).generate_many(items)
+    assert mock.calls == 7
+    gateway(mock, "openai", cache=CallCache(tmp_path)).generate_many(items)
+    assert mock.calls == 7
+    fake_prompt["other"] = 'Another, reworded: "{w}".'
+    gw = gateway(mock, "openai", cache=CallCache(tmp_path))
+    gw.generate_many(items)
+    assert mock.calls == 10
+    assert [r.cached for r in gw.drain_ledger()] == [True] * 4 + [False] * 3
+
+
+def test_generate_many_is_concurrent_and_keeps_input_order(mock):
+    mock.latency_s = 0.05
+    gw = gateway(mock, "anthropic", max_concurrency=6)
+    words = [f"item {i:02d}" for i in range(24)]
+    results = gw.generate_many([("note", ctx(w), Note, "s", "p0") for w in words])
+    assert [r.text for r in results] == words
+    assert [r.call_key for r in gw.drain_ledger()] == [gw.request("note", ctx(w), Note).call_key[:24] for w in words]
+    assert 1 < mock.max_in_flight <= 6
+
+
+def test_payloads_use_native_structured_output(mock):
+    request = gateway(mock, "openai").request("note", ctx("x"), Note)
+    body = gateway(mock, "openai").provider.payload(request)
+    assert body["response_format"]["json_schema"]["strict"] is True
+    assert body["messages"][0]["role"] == "system" and body["messages"][1]["content"] == request.prompt
+    tool_body = gateway(mock, "anthropic").provider.payload(request)
+    assert tool_body["tool_choice"] == {"type": "tool", "name": "write_note"}
+    assert tool_body["tools"][0]["input_schema"]["properties"]["text"]["type"] == "string"
+
+    class Loose(BaseModel):
+        text: str = "default"
+
+    assert strict_schema(Loose.model_json_schema()) is None
+
+
+def test_a_rejected_key_stops_with_a_clear_message_and_no_secret(mock, monkeypatch):
+    mock.api_key = "sk-the-right-one-000000"
+    gw = gateway(mock, "openai")
+    with pytest.raises(ProviderUnavailable) as info:
+        gw.generate("note", ctx("k"), Note, stage="s", persona_id=None)
+    assert "HTTP 401" in str(info.value) and KEY not in str(info.value) and KEY[-8:] not in str(info.value)
+    assert redact(f"key {KEY} here", KEY) == "key *** here"
+
+
+def build_config(**providers):
+    return BuildConfig(name="t", provider=providers.pop("default"), stages={"providers": providers})
+
+
+def test_preflight_checks_every_provider_in_use(mock, monkeypatch):
+    check_providers(BuildConfig(name="t"))  # offline needs nothing
+    check_providers(build_config(default=config(mock, "openai"), loop=config(mock, "anthropic")))
+    monkeypatch.delenv("LLM_UNIT_KEY")
+    with pytest.raises(ProviderUnavailable, match=r"set the environment variable LLM_UNIT_KEY .*stages loop"):
+        check_providers(build_config(default=ProviderConfig(), loop=config(mock, "anthropic")))
+
+
+def test_preflight_names_unreachable_endpoints_rejected_keys_and_unknown_models(mock, monkeypatch):
+    dead = config(mock, "openai").model_copy(update={"base_url": "http://127.0.0.1:9/v1"})
+    with pytest.raises(ProviderUnavailable, match="cannot reach http://127.0.0.1:9/v1"):
+        check_providers(build_config(default=dead), timeout_s=0.5)
+    wrong_model = config(mock, "openai").model_copy(update={"model": "gpt-nope"})
+    with pytest.raises(ProviderUnavailable, match="does not offer model 'gpt-nope'"):
+        check_providers(build_config(default=wrong_model))
+    mock.api_key = "sk-other-0000000000"
+    with pytest.raises(ProviderUnavailable, match=r"rejected the key in \$LLM_UNIT_KEY") as info:
+        check_providers(build_config(default=config(mock, "anthropic")))
+    assert KEY not in str(info.value)
