@@ -15,6 +15,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.world import markdown as world_markdown
+from bench.world import time_world
+
 HERE = Path(__file__).resolve().parent
 PRESETS = ("tiny", "demo")
 
@@ -41,6 +44,14 @@ def main() -> None:
     lines = ["# lifeloom benchmarks", "", f"Machine: {meta}", "",
              "| preset | cold build (s) | peak RSS so far (MB) | command |", "|---|---:|---:|---|"]
     lines += [f"| {r['preset']} | {r['seconds']} | {r['peak_rss_mb_upto']} | `{r['command']}` |" for r in rows]
+    world = time_world()
+    lines += world_markdown(world)
+    (HERE / "results.json").write_text(json.dumps({"meta": meta, "builds": rows, "world": world}, indent=2) + "\n")
+    from bench import llm
+
+    llm_rows = llm.run()
+    lines += llm.markdown(llm_rows)
+    (HERE / "results.json").write_text(json.dumps({"meta": meta, "builds": rows, "llm": llm_rows}, indent=2) + "\n")
     (HERE / "results.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 

@@ -16,6 +16,7 @@ from flows.stages import (
     dialogue_task,
     profile_task,
     questions_task,
+    review_task,
     simulate_task,
     sources_task,
     verify_task,
@@ -37,7 +38,7 @@ from warehouse.paths import Layout, prepare_home
 from warehouse.provenance import code_version, package_versions
 from warehouse.runs import new_run_id, record_run
 
-STAGES = ("profile", "simulate", "sources", "dialogue", "questions", "verify", "land")
+STAGES = ("profile", "simulate", "sources", "dialogue", "questions", "review", "verify", "land")
 """The per-persona steps, in order (progress displays count these)."""
 
 
@@ -56,6 +57,8 @@ def land_persona(ctx: Ctx, persona_id: str, persona: Persona, world: World, docs
         "plans": world.plans,
         "events": world.events,
         "facts": world.facts,
+        "constraints": world.constraints,
+        "entities": world.entities,
         "documents": docs.documents,
         "chunks": docs.chunks,
         "bullets": talk.bullets,
@@ -77,17 +80,17 @@ def submit_persona(ctx: Ctx, persona_id: str, seed_text: str):
     w = simulate_task.submit(ctx, persona_id, p)
     s = sources_task.submit(ctx, persona_id, p, w)
     d = dialogue_task.submit(ctx, persona_id, p, w, s)
-    q = questions_task.submit(ctx, persona_id, p, w, s, d)
+    q = review_task.submit(ctx, persona_id, p, w, s, d, questions_task.submit(ctx, persona_id, p, w, s, d))
     v = verify_task.submit(ctx, persona_id, p, w, s, d, q)
     return land_persona.submit(ctx, persona_id, p, w, s, d, q, v)
 
 
 @task(name="gate", cache_policy=NO_CACHE, persist_result=False)
-def gate(layout: Layout, run_id: str) -> GateReport:
-    """Run the release suites over the run's tables; land gate_results and publish the report."""
+def gate(layout: Layout, run_id: str, config: BuildConfig) -> GateReport:
+    """Run the release suites over the run's tables; land gate_results, write Data Docs, publish the report."""
     con = session(layout)
     try:
-        report = run_gates(con, run_id)
+        report = run_gates(con, run_id, config=config, docs_dir=layout.gate_docs(run_id))
     finally:
         con.close()
     land_rows(layout, "gate_results", report.results, run_id)
@@ -113,7 +116,7 @@ def freeze_release(layout: Layout, config: BuildConfig, run_id: str, report: Gat
         manifest = _manifest(con, layout, config, run_id, report, version)
     finally:
         con.close()
-    record = release.freeze(layout, manifest)
+    record = release.freeze(layout, manifest, docs=layout.gate_docs(run_id))
     progress.report("freeze", "all")
     return record
 
@@ -138,6 +141,7 @@ def _manifest(con, layout: Layout, config: BuildConfig, run_id: str, report: Gat
         table_hashes=hashes,
         content_hash=release.combined_hash(hashes),
         gates=report.summary(),
+        withdrawals=release.withdrawals(con, run_id),
         parent=f"{config.name}/{versions[-1]}" if versions else None,
     )
 
@@ -151,6 +155,7 @@ def build_corpus(config: BuildConfig, home: str = ".lifeloom", version: str | No
     run = RunRecord(run_id=new_run_id(config.name), name=config.name, config_hash=config.config_hash(),
                     code_version=code_version(), started_at=release.utc_now(), status="running")
     record_run(layout, run)
+    release.save_run_config(layout, run.run_id, config)
     ids = profile.persona_ids(config)
     get_run_logger().info("run %s: %d personas over %d days", run.run_id, len(ids), config.days)
     counts: dict[str, int] = {}
@@ -159,7 +164,7 @@ def build_corpus(config: BuildConfig, home: str = ".lifeloom", version: str | No
         ctx = Ctx(config, layout, run.run_id)
         branches = [submit_persona(ctx, pid, seed) for pid, seed in zip(ids, profile.seed_texts(config), strict=True)]
         counts = _sum_counts(b.result() for b in branches)
-        report = gate(layout, run.run_id)
+        report = gate(layout, run.run_id, config)
         if not report.success:
             raise GateFailed(report.failure_message())
         record = freeze_release(layout, config, run.run_id, report, version)

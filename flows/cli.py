@@ -60,7 +60,13 @@ def build(
 ) -> None:
     """Build, gate and freeze a corpus with the build_corpus flow (Prefect local mode)."""
     cfg = resolve_config(preset, config)
+    from tasks.llm.preflight import ProviderUnavailable, check_providers
     from warehouse.paths import HomeError, prepare_home
+
+    try:
+        check_providers(cfg)
+    except ProviderUnavailable as exc:
+        fail(str(exc))
 
     try:
         layout = prepare_home(home)
@@ -154,13 +160,48 @@ def presets() -> None:
 
 @app.command()
 def releases(home: HomeOpt = DEFAULT_HOME) -> None:
-    """List frozen releases under the data root."""
-    root = home.expanduser().absolute() / "releases"
-    found = sorted(p for p in root.glob("*/v*") if (p / "manifest.json").is_file()) if root.is_dir() else []
+    """List frozen releases: version, created, content hash, question count, path."""
+    from warehouse.diff import list_releases
+    from warehouse.paths import Layout
+
+    layout = Layout(home.expanduser().absolute())
+    found = list_releases(layout)
     if not found:
-        out.print(f"no releases under {root}")
-    for path in found:
-        out.print(str(path))
+        out.print(f"no releases under {layout.releases}")
+        return
+    table = Table("release", "created", "content hash", "questions", "withdrawn", "path")
+    for r in found:
+        table.add_row(f"{r['name']}/{r['version']}", r["created_at"][:19], r["content_hash"][:16], str(r["questions"]),
+                      str(r["withdrawn"]), r["path"])
+    out.print(table)
+
+
+@app.command()
+def gates(
+    run: Annotated[str | None, typer.Option("--run", help="Run id (default: the latest run).")] = None,
+    home: HomeOpt = DEFAULT_HOME,
+) -> None:
+    """Re-run every gate suite on a landed run; print failed expectations; exit 1 when any fails."""
+    from flows.gatecheck import check_run
+
+    code = check_run(home.expanduser().absolute(), run, out)
+    if code:
+        raise typer.Exit(code)
+
+
+@app.command()
+def diff(
+    a: Annotated[str, typer.Argument(help="Release A: name/version or a release folder.")],
+    b: Annotated[str, typer.Argument(help="Release B: name/version or a release folder.")],
+    home: HomeOpt = DEFAULT_HOME,
+) -> None:
+    """Print what changed between two releases: row counts, added/removed questions, changed answers."""
+    from flows.gatecheck import print_diff
+
+    try:
+        print_diff(home.expanduser().absolute(), a, b, out)
+    except ValueError as exc:
+        fail(str(exc))
 
 
 def main() -> None:

@@ -18,7 +18,7 @@ from schemas.corpus import Corpus
 from schemas.profile import Persona
 from schemas.qa import QuestionSet
 from schemas.world import World
-from tasks import dialogue, loop, profile, questions, sources, verify
+from tasks import dialogue, loop, profile, qa_review, questions, sources, verify
 from tasks.llm.cache import CallCache
 from tasks.llm.gateway import Gateway
 from warehouse.parquet import land_rows
@@ -94,6 +94,16 @@ def questions_task(ctx: Ctx, persona_id: str, persona: Persona, world: World, do
     qset = questions.write_questions(ctx.config, persona, world, merged(docs, talk))
     ctx.done("questions", persona_id)
     return qset
+
+
+@task(name="review", task_run_name="review {persona_id}", **STAGE_OPTIONS)
+def review_task(ctx: Ctx, persona_id: str, persona: Persona, world: World, docs: Corpus, talk: Corpus,
+                qset: QuestionSet) -> QuestionSet:
+    """QA-review every question; land one question_reviews row each; return the kept questions."""
+    kept, reviews = qa_review.review_questions(persona, world, merged(docs, talk), qset)
+    land_rows(ctx.layout, "question_reviews", reviews, ctx.run_id, persona_id)
+    ctx.done("review", persona_id)
+    return kept
 
 
 @task(name="verify", task_run_name="verify {persona_id}", **STAGE_OPTIONS)

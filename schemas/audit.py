@@ -29,3 +29,23 @@ class GateResult(_Row):
     success: bool
     unexpected_count: int = 0
     sample: list[Any] = []
+
+
+class QuestionReview(_Row):
+    """The aggregate QA verifier's verdict on one question: scores in [0, 1] and kept or withdrawn."""
+
+    question_id: str
+    persona_id: str
+    category: str
+    template: str = ""
+    question: str = ""
+    answer: str = ""
+    correctness: float
+    uniqueness: float
+    consistency: float
+    quality: float
+    overall: float
+    status: Literal["kept", "withdrawn"]
+    reason: str = ""
+    """The first failed dimension for a withdrawn item (e.g. `correctness`), else empty."""
+    details: list[str] = []

@@ -34,6 +34,13 @@ class ProviderConfig(_Strict):
     max_output_tokens: int = Field(1024, gt=0)
     max_concurrency: int = Field(8, ge=1)
     requests_per_minute: int | None = Field(None, ge=1)
+    input_tokens_per_minute: int | None = Field(None, ge=1)
+    output_tokens_per_minute: int | None = Field(None, ge=1)
+    timeout_s: float = Field(60.0, gt=0, description="per-request timeout")
+    max_retries: int = Field(4, ge=0, description="retries of a transient error (429, 5xx, timeout) per attempt")
+    breaker_threshold: int = Field(12, ge=1, description="consecutive failed requests that open the circuit")
+    price_per_mtok_in: float = Field(0.0, ge=0, description="USD per million input tokens")
+    price_per_mtok_out: float = Field(0.0, ge=0, description="USD per million output tokens")
 
 
 class LoopOptions(_Strict):
@@ -65,6 +72,33 @@ class StageOptions(_Strict):
     )
 
 
+DIALOGUE_CATEGORY_FLOORS = {
+    c: 1 for c in ("information_sharing", "advice_seeking", "scheduling", "attachment_consultation")
+}
+"""status_update sessions are rarer: a small run may hold none, so only presets that are large enough floor them."""
+
+
+class GateOptions(_Strict):
+    """Release-gate thresholds. Floors default to what the current stages produce; raise them as stages grow."""
+
+    category_floors: dict[str, int] = Field(default_factory=lambda: {"fact": 1, "temporal": 1})
+    characteristic_floors: dict[str, int] = Field(
+        default_factory=lambda: {"state_dependent_attribute": 1, "implicit_temporal_lookup": 1}
+    )
+    source_type_floors: dict[str, int] = Field(default_factory=lambda: {"email": 1})
+    format_floors: dict[str, int] = Field(default_factory=lambda: {"txt": 1})
+    dialogue_category_floors: dict[str, int] = Field(default_factory=lambda: dict(DIALOGUE_CATEGORY_FLOORS))
+    max_fallback_share: float = Field(0.2, ge=0, le=1, description="largest share of llm_calls ending in fallback")
+    outcome_tolerance: float = Field(0.2, ge=0, le=1, description="allowed |positive share - rollout_p|")
+    min_outcome_events: int = Field(20, ge=1, description="fewer rolled-out events than this: share not tested")
+    gold_longest_tolerance: float = Field(0.15, ge=0, le=1, description="allowed excess of gold-longest share")
+    gold_position_alpha: float = Field(0.01, gt=0, lt=1, description="chi-square p-value floor for gold positions")
+    min_mcq_for_stats: int = Field(30, ge=6, description="fewer MCQ items than this: MCQ statistics not tested")
+    domain_quotas: dict[str, int] = Field(
+        default_factory=dict, description="domain -> least questions over that domain's personas"
+    )
+
+
 class BuildConfig(_Strict):
     """Everything that determines a corpus. Equal configs (and LLM caches) give equal corpora."""
 
@@ -79,6 +113,7 @@ class BuildConfig(_Strict):
     prune_interval: int = Field(30, gt=0, description="days between LOOP prune passes")
     provider: ProviderConfig = ProviderConfig()
     stages: StageOptions = StageOptions()
+    gates: GateOptions = GateOptions()
 
     @model_validator(mode="after")
     def _seed_file_exists(self) -> BuildConfig:

@@ -50,5 +50,7 @@ class Manifest(BaseModel):
     table_hashes: dict[str, str]
     content_hash: str
     gates: dict[str, Any]
+    withdrawals: dict[str, Any] = Field(default_factory=dict)
+    """Questions the QA verifier withdrew: total, by_reason and question_ids."""
     parent: str | None = None
     files: list[str] = Field(default_factory=list)

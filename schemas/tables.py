@@ -18,13 +18,13 @@ from typing import Any
 import pyarrow as pa
 from pydantic import BaseModel
 
-from schemas.audit import Finding, GateResult
+from schemas.audit import Finding, GateResult, QuestionReview
 from schemas.corpus import Bullet, Chunk, Document, Session, Turn
 from schemas.llm import LLMCall
 from schemas.profile import Persona
 from schemas.qa import Evidence, Question
 from schemas.release import ReleaseRecord, RunRecord
-from schemas.world import Event, Fact, Plan, ProfileOp, ProfileSnapshot
+from schemas.world import Constraint, Event, Fact, Plan, ProfileOp, ProfileSnapshot, WorldEntity
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,8 @@ TABLES: dict[str, Table] = {
         Table("plans", Plan, ("plan_id",)),
         Table("events", Event, ("event_id",)),
         Table("facts", Fact, ("fact_id",)),
+        Table("constraints", Constraint, ("constraint_id",)),
+        Table("entities", WorldEntity, ("entity_id",)),
         Table("documents", Document, ("doc_id",)),
         Table("chunks", Chunk, ("chunk_id",)),
         Table("bullets", Bullet, ("bullet_id",)),
@@ -59,6 +61,7 @@ TABLES: dict[str, Table] = {
         Table("question_evidence", Evidence, ("question_id", "evidence_id", "fact_id")),
         Table("llm_calls", LLMCall, ("call_key", "stage", "persona_id"), volatile=("latency_ms", "cached")),
         Table("verifier_findings", Finding, ("finding_id",)),
+        Table("question_reviews", QuestionReview, ("question_id",)),
         Table("gate_results", GateResult, ("suite", "expectation", "column_name"), per_persona=False),
         Table("runs", RunRecord, ("run_id",), per_persona=False),
         Table("releases", ReleaseRecord, ("name", "version"), per_persona=False),

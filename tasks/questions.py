@@ -268,7 +268,7 @@ def sequence_questions(config: BuildConfig, persona: Persona, dated: list[Dated]
                 f"SELECT event_id, date FROM events WHERE event_id IN ('{a.event.event_id}', "
                 f"'{b.event.event_id}') ORDER BY date LIMIT 1",
                 a.fact_ids + b.fact_ids,
-                extra={"event_ids": [a.event.event_id, b.event.event_id]},
+                extra={"event_ids": [a.event.event_id, b.event.event_id], "options_in_question": True},
             )
         )
     return out

@@ -12,7 +12,7 @@ import duckdb
 import pandas as pd
 import pyarrow as pa
 
-from schemas.tables import TABLES
+from schemas.tables import CORPUS_TABLES, TABLES
 
 _DUCK_TYPES = {
     pa.string(): "VARCHAR",
@@ -53,6 +53,10 @@ def _query(con: duckdb.DuckDBPyConnection, sql: str, run_id: str, *tables: str) 
     """Run `sql` with `{table}` placeholders resolved and `$run_id` bound."""
     sql = sql.format(**{t: _source(con, t) for t in tables})
     return con.execute(sql, {"run_id": run_id}).df()
+
+
+query = _query
+"""Public name of the query helper for the suite modules: `{table}` placeholders, `$run_id` bound."""
 
 
 QUESTION_SQL = """
@@ -115,3 +119,77 @@ def evidence_frame(con: duckdb.DuckDBPyConnection, run_id: str) -> pd.DataFrame:
     `question_resolves` (the question id is a question of the run).
     """
     return _query(con, EVIDENCE_SQL, run_id, "questions", "question_evidence", "turns", "chunks", "facts")
+
+
+KEYS_SQL = """
+select tbl, id, n from ({unions}) group by all having n > 1 order by tbl, id
+"""
+
+
+def key_frame(con: duckdb.DuckDBPyConnection, run_id: str) -> pd.DataFrame:
+    """One row per key that occurs more than once in a corpus table of the run: tbl, id, n (its count)."""
+    parts = []
+    for name in CORPUS_TABLES:
+        key = " || '|' || ".join(f'coalesce(cast("{k}" as varchar), \'\')' for k in TABLES[name].key)
+        parts.append(f"select '{name}' as tbl, {key} as id, count(*) as n from {{{name}}} where run_id = $run_id "
+                     "group by all")
+    sql = KEYS_SQL.replace("{unions}", " union all ".join(parts))
+    return _query(con, sql, run_id, *CORPUS_TABLES)
+
+
+REFERENCE_KINDS = ("document", "session", "bullet", "fact", "event")
+REFERENCES_SQL = """
+with ids as (
+    select 'document' as kind, doc_id as id from {documents} where run_id = $run_id
+    union select 'session', session_id from {sessions} where run_id = $run_id
+    union select 'bullet', bullet_id from {bullets} where run_id = $run_id
+    union select 'fact', fact_id from {facts} where run_id = $run_id
+    union select 'event', event_id from {events} where run_id = $run_id
+),
+refs as (
+    select 'document' as kind, turn_id as source_id, unnest(doc_ids) as ref_id from {turns} where run_id = $run_id
+    union all select 'document', chunk_id, doc_id from {chunks} where run_id = $run_id
+    union all select 'session', turn_id, session_id from {turns} where run_id = $run_id
+    union all select 'bullet', turn_id, bullet_id from {turns} where run_id = $run_id and bullet_id is not null
+    union all select 'fact', turn_id, unnest(fact_ids) from {turns} where run_id = $run_id
+    union all select 'fact', bullet_id, unnest(fact_ids) from {bullets} where run_id = $run_id
+    union all select 'fact', doc_id, unnest(fact_ids) from {documents} where run_id = $run_id
+    union all select 'fact', chunk_id, unnest(fact_ids) from {chunks} where run_id = $run_id
+    union all select 'fact', question_id, unnest(coalesce(
+        cast(json_extract_string(derivation, '$.fact_ids[*]') as varchar[]), []))
+        from {questions} where run_id = $run_id
+    union all select 'event', fact_id, event_id from {facts} where run_id = $run_id
+    union all select 'event', bullet_id, event_id from {bullets} where run_id = $run_id
+)
+select refs.kind, refs.source_id, refs.ref_id, ids.id is not null as resolves
+from refs left join ids on ids.kind = refs.kind and ids.id = refs.ref_id
+order by refs.kind, refs.source_id, refs.ref_id
+"""
+
+
+def reference_frame(con: duckdb.DuckDBPyConnection, run_id: str) -> pd.DataFrame:
+    """One row per id cited by a turn, chunk, bullet, fact or question's derivation: kind, source_id,
+    ref_id, resolves; plus `<kind>_ok` per kind (True for rows of other kinds), for one check per kind."""
+    tables = ("documents", "sessions", "bullets", "facts", "events", "turns", "chunks", "questions")
+    df = _query(con, REFERENCES_SQL, run_id, *tables)
+    for kind in REFERENCE_KINDS:
+        df[f"{kind}_ok"] = (df["kind"] != kind) | df["resolves"]
+    return df
+
+
+MCQ_SQL = """
+select question_id, answer, options, gold_option,
+       len(options) as n_options,
+       len(list_distinct(options)) = len(options) as distinct_options,
+       coalesce(gold_option between 0 and len(options) - 1 and options[gold_option + 1] = answer, false)
+           as gold_is_answer
+from {questions}
+where run_id = $run_id and (answer_type = 'mcq' or len(options) > 0)
+order by question_id
+"""
+
+
+def mcq_frame(con: duckdb.DuckDBPyConnection, run_id: str) -> pd.DataFrame:
+    """One row per multiple-choice question: n_options, distinct_options, gold_is_answer (gold_option is
+    a 0-based index into options and that option is the answer)."""
+    return _query(con, MCQ_SQL, run_id, "questions")

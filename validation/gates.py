@@ -11,6 +11,7 @@ import functools
 import logging
 import math
 import threading
+from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -18,6 +19,7 @@ import pandas as pd
 from pydantic import BaseModel, Field, computed_field
 
 from schemas.audit import GateResult
+from schemas.config import BuildConfig
 from validation.suites import Check, Suite, all_suites
 
 SAMPLE_SIZE = 10
@@ -103,19 +105,30 @@ def _cell(text: Any) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def run_gates(con: duckdb.DuckDBPyConnection, run_id: str, suites: list[Suite] | None = None) -> GateReport:
-    """Validate every registered suite (or `suites`) on the run's rows visible through `con`."""
+def run_gates(con: duckdb.DuckDBPyConnection, run_id: str, suites: list[Suite] | None = None,
+              config: BuildConfig | None = None, docs_dir: Path | None = None) -> GateReport:
+    """Validate every suite built for `config` (or `suites`) on the run's rows visible through `con`;
+    with `docs_dir`, also render Great Expectations Data Docs of the results there."""
     report = GateReport(run_id=run_id)
     frames: dict[Any, pd.DataFrame] = {}
     with _LOCK:
-        for suite in suites if suites is not None else all_suites():
+        docs = _docs_site() if docs_dir is not None else None
+        for suite in suites if suites is not None else all_suites(config):
             for frame_name, build in suite.frames.items():
                 if build not in frames:
                     frames[build] = build(con, run_id)
                 checks = suite.checks_on(frame_name)
                 if checks:
-                    _validate(report, suite, frame_name, frames[build], checks)
+                    _validate(report, suite, frame_name, frames[build], checks, docs)
+        if docs is not None:
+            docs.publish(docs_dir)
     return report
+
+
+def _docs_site() -> Any:
+    from validation.docs import DocsSite
+
+    return DocsSite()
 
 
 @functools.cache
@@ -149,15 +162,17 @@ def _expectation_suite(name: str, checks: list[Check]) -> Any:
 
 
 def _validate(
-    report: GateReport, suite: Suite, frame_name: str, df: pd.DataFrame, checks: list[Check]
+    report: GateReport, suite: Suite, frame_name: str, df: pd.DataFrame, checks: list[Check], docs: Any = None
 ) -> None:
     """Validate one frame against its checks and append one GateResult per check to `report`."""
     index_columns = sorted({c.sample_column for c in checks if c.sample_column and c.sample_column in df})
-    batch = _batch_definition(f"{suite.name}.{frame_name}").get_batch(batch_parameters={"dataframe": df})
     result_format = {"result_format": "COMPLETE", "unexpected_index_column_names": index_columns}
-    validation = batch.validate(
-        _expectation_suite(f"{suite.name}.{frame_name}", checks), result_format=result_format
-    )
+    name = f"{suite.name}.{frame_name}"
+    if docs is not None:
+        validation = docs.validate(name, df, _expectation_suite(name, checks), result_format)
+    else:
+        batch = _batch_definition(name).get_batch(batch_parameters={"dataframe": df})
+        validation = batch.validate(_expectation_suite(name, checks), result_format=result_format)
     by_name = {r.expectation_config.meta.get("lifeloom_name"): r for r in validation.results}
     for check in checks:
         outcome = by_name.get(check.name)

@@ -1,9 +1,9 @@
 """Release-gate suites as code: each suite names the frames it reads and the expectations over them.
 
 Expectations are described as data (a Great Expectations class name and its keyword arguments) so this
-module imports without Great Expectations; the gate runner builds them. A suite module registers
-itself with `register(...)`; the integrity suite lives here, and later families (coverage,
-consistency, leakage, distribution) go in their own modules listed in SUITE_MODULES.
+module imports without Great Expectations; the gate runner builds them. One module per family
+(integrity, coverage, consistency, leakage, distribution) registers a suite factory: a function from
+the build config (its `gates` thresholds, `rollout_p`) to a Suite. `register(...)` adds a fixed suite.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 import duckdb
 import pandas as pd
 
-from validation.frames import evidence_frame, question_frame
+from schemas.config import BuildConfig
 
 FrameBuilder = Callable[[duckdb.DuckDBPyConnection, str], pd.DataFrame]
 
@@ -53,78 +53,61 @@ class Suite:
 
 
 SUITES: list[Suite] = []
-SUITE_MODULES: tuple[str, ...] = ()
-"""Modules that register further suites when imported (e.g. "validation.coverage")."""
+"""Fixed suites (registered with `register`), run after the factories' suites."""
+FACTORIES: dict[str, Callable[[BuildConfig], Suite]] = {}
+SUITE_MODULES: tuple[str, ...] = (
+    "validation.integrity", "validation.coverage", "validation.consistency", "validation.leakage",
+    "validation.distribution",
+)
+"""Modules that register suite factories when imported."""
+DEFAULT_CONFIG = BuildConfig(name="default")
 
 
 def register(suite: Suite) -> Suite:
-    """Add (or replace, by name) a suite in the registry the gate runner reads."""
+    """Add (or replace, by name) a fixed suite in the registry the gate runner reads."""
     SUITES[:] = [s for s in SUITES if s.name != suite.name] + [suite]
     return suite
 
 
-def all_suites() -> list[Suite]:
-    """Every registered suite, after importing the modules that register them."""
+def factory(name: str) -> Callable[[Callable[[BuildConfig], Suite]], Callable[[BuildConfig], Suite]]:
+    """Decorator registering a suite factory under `name` (one per family)."""
+
+    def wrap(fn: Callable[[BuildConfig], Suite]) -> Callable[[BuildConfig], Suite]:
+        FACTORIES[name] = fn
+        return fn
+
+    return wrap
+
+
+def all_suites(config: BuildConfig | None = None) -> list[Suite]:
+    """Every family's suite for `config` (default thresholds when None), then the fixed suites."""
     for module in SUITE_MODULES:
         importlib.import_module(module)
-    return list(SUITES)
+    config = config or DEFAULT_CONFIG
+    built = [make(config) for make in FACTORIES.values()]
+    return built + [s for s in SUITES if s.name not in {b.name for b in built}]
 
 
-def _q(name: str, expectation: str, sample: str = "question_id", on_failure: str = "", **kwargs) -> Check:
-    return Check(name, "questions", expectation, kwargs, sample, on_failure)
+def suite_named(name: str, config: BuildConfig | None = None) -> Suite:
+    """The suite `name` as built for `config`."""
+    (match,) = [s for s in all_suites(config) if s.name == name]
+    return match
 
 
-def _e(name: str, expectation: str, sample: str = "evidence_id", on_failure: str = "", **kwargs) -> Check:
-    return Check(name, "question_evidence", expectation, kwargs, sample, on_failure)
+def all_true(name: str, frame: str, column: str, sample: str | None, on_failure: str = "") -> Check:
+    """Every value of the boolean `column` is True (nulls are not tested)."""
+    return Check(name, frame, "ExpectColumnValuesToBeInSet", {"column": column, "value_set": [True]}, sample,
+                 on_failure)
 
 
-INTEGRITY = register(
-    Suite(
-        name="integrity",
-        frames={"questions": question_frame, "question_evidence": evidence_frame},
-        checks=(
-            _q("questions present", "ExpectTableRowCountToBeBetween", None, "no questions", min_value=1),
-            _q("questions.question_id unique", "ExpectColumnValuesToBeUnique", column="question_id"),
-            _q(
-                "questions.question_id not null",
-                "ExpectColumnValuesToNotBeNull",
-                "persona_id",
-                column="question_id",
-            ),
-            _q("questions.answer not null", "ExpectColumnValuesToNotBeNull", column="answer"),
-            _q("questions.answer not empty", "ExpectColumnValuesToMatchRegex", column="answer", regex=r"\S"),
-            _q(
-                "questions.question has evidence",
-                "ExpectColumnValuesToBeBetween",
-                column="n_evidence",
-                min_value=1,
-            ),
-            _e(
-                "question_evidence.evidence resolves",
-                "ExpectColumnValuesToBeInSet",
-                column="resolves",
-                value_set=[True],
-            ),
-            _e(
-                "question_evidence.evidence precedes question_time",
-                "ExpectColumnValuesToBeInSet",
-                column="precedes",
-                value_set=[True],
-            ),
-            _e(
-                "question_evidence.fact_id resolves",
-                "ExpectColumnValuesToBeInSet",
-                "fact_id",
-                column="fact_resolves",
-                value_set=[True],
-            ),
-            _e(
-                "question_evidence.question_id resolves",
-                "ExpectColumnValuesToBeInSet",
-                "question_id",
-                column="question_resolves",
-                value_set=[True],
-            ),
-        ),
-    )
-)
+def between(name: str, frame: str, column: str, sample: str | None = None, on_failure: str = "",
+            low: float | None = None, high: float | None = None) -> Check:
+    """Every non-null value of `column` lies in [low, high] (None = unbounded)."""
+    return Check(name, frame, "ExpectColumnValuesToBeBetween",
+                 {"column": column, "min_value": low, "max_value": high}, sample, on_failure)
+
+
+def at_least(name: str, frame: str, sample: str, on_failure: str = "") -> Check:
+    """Every row's `n` is at least its `floor`."""
+    kwargs = {"column_A": "n", "column_B": "floor", "or_equal": True}
+    return Check(name, frame, "ExpectColumnPairValuesAToBeGreaterThanB", kwargs, sample, on_failure)

@@ -4,6 +4,8 @@
     <home>/tables/<table>/run_id=<run>/part.parquet                    run-level tables
     <home>/catalog.duckdb                                              views over the tables
     <home>/releases/<name>/<version>/                                  frozen releases
+    <home>/gate_docs/<run>/                                            Data Docs of a run's gates
+    <home>/configs/<run>.json                                          the config of each run
     <home>/cache/llm/                                                  the model-call cache
 """
 
@@ -53,6 +55,14 @@ class Layout:
 
     def release_dir(self, name: str, version: str) -> Path:
         return self.releases / name / version
+
+    def gate_docs(self, run_id: str) -> Path:
+        """The Great Expectations Data Docs site of a run's gates (copied into its release)."""
+        return self.home / "gate_docs" / run_id
+
+    def run_config(self, run_id: str) -> Path:
+        """The config a run was built with, as JSON (read by `lifeloom gates`)."""
+        return self.home / "configs" / f"{run_id}.json"
 
 
 def prepare_home(home: str | os.PathLike) -> Layout:

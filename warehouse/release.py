@@ -16,10 +16,12 @@ import tempfile
 from pathlib import Path
 
 import duckdb
+from pydantic import BaseModel
 
 from schemas.release import Manifest, ReleaseRecord
 from schemas.tables import RELEASE_TABLES, TABLES
 from warehouse.catalog import session
+from warehouse.croissant import croissant
 from warehouse.parquet import land_rows
 from warehouse.paths import Layout
 
@@ -80,23 +82,53 @@ def existing_versions(layout: Layout, name: str) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if _VERSION.match(p.name) and p.is_dir())
 
 
+def withdrawals(con: duckdb.DuckDBPyConnection, run_id: str) -> dict:
+    """The QA verifier's withdrawn questions of the run: total, count by reason, and their ids."""
+    rows = con.execute(
+        "select reason, question_id from question_reviews where run_id = ? and status = 'withdrawn' order by 2",
+        [run_id],
+    ).fetchall()
+    by_reason: dict[str, int] = {}
+    for reason, _ in rows:
+        by_reason[reason] = by_reason.get(reason, 0) + 1
+    return {"total": len(rows), "by_reason": dict(sorted(by_reason.items())), "question_ids": [q for _, q in rows]}
+
+
+def clean_staging(layout: Layout, name: str) -> list[str]:
+    """Remove leftover `.vNNNN-*` staging folders of interrupted freezes; returns their names."""
+    folder = layout.releases / name
+    gone = []
+    for path in sorted(folder.glob(".v*-*")) if folder.is_dir() else []:
+        _make_writable(path)
+        shutil.rmtree(path, ignore_errors=True)
+        gone.append(path.name)
+    return gone
+
+
 def next_version(layout: Layout, name: str) -> str:
     numbers = [int(_VERSION.match(v).group(1)) for v in existing_versions(layout, name)]
     return f"v{max(numbers, default=0) + 1:04d}"
 
 
-def freeze(layout: Layout, manifest: Manifest) -> ReleaseRecord:
-    """Write the run's release tables, manifest.json and README.md into a new release directory."""
+def freeze(layout: Layout, manifest: Manifest, docs: Path | None = None) -> ReleaseRecord:
+    """Write the run's release tables, manifest.json, README.md, croissant.json and (when `docs` holds a
+    Data Docs site) data_docs/ into a new release directory, assembled aside and renamed into place."""
     target = layout.release_dir(manifest.name, manifest.version)
     if target.exists():
         raise ReleaseExists(f"release {manifest.name}/{manifest.version} already exists at {target}")
     target.parent.mkdir(parents=True, exist_ok=True)
+    clean_staging(layout, manifest.name)
     staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{manifest.version}-"))
     try:
         files = _copy_tables(layout, manifest.run_id, staging)
-        manifest = manifest.model_copy(update={"files": files + ["manifest.json", "README.md"]})
+        extra = ["manifest.json", "README.md", "croissant.json"]
+        if docs is not None and (docs / "index.html").is_file():
+            shutil.copytree(docs, staging / "data_docs")
+            extra.append("data_docs/index.html")
+        manifest = manifest.model_copy(update={"files": files + extra})
         (staging / "manifest.json").write_text(manifest.model_dump_json(indent=2) + "\n")
         (staging / "README.md").write_text(dataset_card(manifest))
+        (staging / "croissant.json").write_text(json.dumps(croissant(manifest, staging), indent=2) + "\n")
         _make_read_only(staging)
         os.rename(staging, target)  # fails if target appeared meanwhile: never overwrite
     except BaseException:
@@ -128,8 +160,20 @@ def _copy_tables(layout: Layout, run_id: str, staging: Path) -> list[str]:
 
 def _make_read_only(folder: Path) -> None:
     for path in folder.iterdir():
-        path.chmod(0o444)
+        if path.is_dir():
+            _make_read_only(path)
+        else:
+            path.chmod(0o444)
     folder.chmod(0o555)
+
+
+def _make_writable(folder: Path) -> None:
+    folder.chmod(0o755)
+    for path in folder.iterdir():
+        if path.is_dir():
+            _make_writable(path)
+        else:
+            path.chmod(0o644)
 
 
 def dataset_card(manifest: Manifest) -> str:
@@ -163,14 +207,33 @@ seen, and questions whose answers are computed from the simulation's ground trut
 - Narrator: provider `{manifest.provider.get("name")}`, model `{manifest.provider.get("model")}`
 - Gates: {gates.get("passed", 0)} of {gates.get("expectations", 0)} expectations passed
 - Content hash: `{manifest.content_hash}`
+- Withdrawn by the QA verifier: {manifest.withdrawals.get("total", 0)} questions
+  ({", ".join(f"{k}: {v}" for k, v in manifest.withdrawals.get("by_reason", {}).items()) or "none"})
 
 | table | rows |
 |---|---|
 {counts}
 
 Every question cites the turns and chunks (`question_evidence`) whose text carries the facts its
-answer rests on, and every cited item precedes the question's `question_time`.
+answer rests on, and every cited item precedes the question's `question_time`. `question_reviews`
+holds the QA verifier's scores for every question, withdrawn ones included, with the reason.
+
+```python
+from datasets import load_dataset
+
+questions = load_dataset("parquet", data_files="questions.parquet", split="train")
+```
+
+Croissant metadata: `croissant.json`. Gate results as Great Expectations Data Docs: `data_docs/index.html`.
 """
+
+
+def save_run_config(layout: Layout, run_id: str, config: BaseModel) -> Path:
+    """Keep the config a run was built with (`lifeloom gates` re-runs the suites with its thresholds)."""
+    path = layout.run_config(run_id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(config.model_dump_json(indent=2) + "\n")
+    return path
 
 
 def utc_now() -> dt.datetime:

@@ -61,15 +61,15 @@ def test_same_seed_same_content_other_seed_differs(tiny, tmp_path):
 
 
 def test_corrupted_evidence_fails_the_gate_and_freezes_nothing(tmp_path, monkeypatch):
-    real = stages.questions.write_questions
+    real = stages.qa_review.review_questions  # after the QA verifier (which would withdraw the item)
 
     def corrupt(*args, **kwargs):
-        qset = real(*args, **kwargs)
+        qset, reviews = real(*args, **kwargs)
         if qset.evidence:
             qset.evidence[0] = qset.evidence[0].model_copy(update={"evidence_id": "p9999-s9999-t99"})
-        return qset
+        return qset, reviews
 
-    monkeypatch.setattr(stages.questions, "write_questions", corrupt)
+    monkeypatch.setattr(stages.qa_review, "review_questions", corrupt)
     with pytest.raises(GateFailed, match="evidence resolves"):
         build_corpus(config=load_preset("tiny"), home=str(tmp_path))
     assert not (tmp_path / "releases" / "tiny").exists()
@@ -86,3 +86,48 @@ def test_cli_build_prints_release_and_queries(tmp_path):
     rows = CliRunner().invoke(app, ["sql", "select count(*) as n from latest.questions", "--home", str(tmp_path),
                                     "--format", "csv"])
     assert rows.exit_code == 0 and rows.output.splitlines()[0] == "n" and int(rows.output.splitlines()[1]) > 0
+
+
+def test_release_has_croissant_data_docs_reviews_and_withdrawals(tiny):
+    home, result = tiny
+    path = home / "releases" / "tiny" / "v0001"
+    manifest = json.loads((path / "manifest.json").read_text())
+    assert set(manifest["withdrawals"]) == {"total", "by_reason", "question_ids"}
+    assert {"integrity", "coverage", "consistency", "leakage", "distribution"} <= set(manifest["gates"]["suites"])
+    assert (path / "data_docs" / "index.html").is_file()
+    croissant = json.loads((path / "croissant.json").read_text())
+    names = {d["name"] for d in croissant["distribution"]}
+    assert "questions.parquet" in names and all(len(d["sha256"]) == 64 for d in croissant["distribution"])
+    questions = next(r for r in croissant["recordSet"] if r["name"] == "questions")
+    assert {"question_id", "answer", "options"} <= {f["name"] for f in questions["field"]}
+    assert manifest["row_counts"]["question_reviews"] >= manifest["row_counts"]["questions"]
+
+
+def test_cli_gates_releases_and_diff(tiny):
+    home, _ = tiny
+    gates = CliRunner().invoke(app, ["gates", "--home", str(home)])
+    assert gates.exit_code == 0, gates.output
+    listing = CliRunner().invoke(app, ["releases", "--home", str(home)])
+    assert listing.exit_code == 0 and "tiny/v0001" in listing.output
+    diff = CliRunner().invoke(app, ["diff", "tiny/v0001", str(home / "releases" / "tiny" / "v0001"), "--home",
+                                    str(home)])
+    assert diff.exit_code == 0 and "identical" in diff.output and "questions removed (0)" in diff.output
+
+
+def test_error_finding_fails_the_gate_and_cli_gates_exits_1(tmp_path, monkeypatch):
+    from schemas.audit import Finding
+
+    real = stages.verify.verify_persona
+
+    def with_error(persona, *args):
+        found = real(persona, *args)
+        return found + [Finding(finding_id=f"{persona.persona_id}-v9999", persona_id=persona.persona_id,
+                                stage="questions", artifact_id="x", check="injected", severity="error", message="m")]
+
+    monkeypatch.setattr(stages.verify, "verify_persona", with_error)
+    with pytest.raises(GateFailed, match="no error finding left"):
+        build_corpus(config=load_preset("tiny"), home=str(tmp_path))
+    assert not (tmp_path / "releases" / "tiny").exists()
+    assert (next((tmp_path / "gate_docs").iterdir()) / "index.html").is_file()
+    gates = CliRunner().invoke(app, ["gates", "--home", str(tmp_path)])
+    assert gates.exit_code == 1 and "consistency" in gates.output and "v9999" in gates.output

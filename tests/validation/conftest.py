@@ -9,13 +9,20 @@ import duckdb
 import pyarrow as pa
 import pytest
 
-from schemas.corpus import Chunk, Turn
+from schemas.audit import QuestionReview
+from schemas.config import BuildConfig, GateOptions
+from schemas.corpus import Chunk, Document, Session, Turn
 from schemas.qa import Evidence, Question
 from schemas.tables import to_arrow
-from schemas.world import Fact
+from schemas.world import Event, Fact
 
 UTC = dt.UTC
-GATE_TABLES = ("questions", "question_evidence", "turns", "chunks", "facts")
+GATE_TABLES = ("questions", "question_evidence", "turns", "chunks", "facts", "documents", "sessions", "events",
+               "question_reviews", "verifier_findings", "llm_calls", "bullets", "personas")
+GATE_CONFIG = BuildConfig(name="t", gates=GateOptions(
+    category_floors={"fact": 1}, characteristic_floors={"single_hop": 1}, source_type_floors={"email": 1},
+    format_floors={"txt": 1}, dialogue_category_floors={"information_sharing": 1}))
+"""Floors the tiny clean corpus meets."""
 Corpus = dict[str, list]
 
 
@@ -104,7 +111,19 @@ def clean_corpus() -> Corpus:
         "turns": turns,
         "chunks": chunks,
         "facts": facts,
+        "documents": [Document(doc_id="p0001-d0001", persona_id="p0001", created_at=_at(2), source_type="email",
+                               format="txt", title="Welcome", body="Welcome to Acme.", fact_ids=["p0001-f0002"])],
+        "sessions": [Session(session_id="p0001-s0001", persona_id="p0001", started_at=_at(1, 9),
+                             category="information_sharing")],
+        "events": [Event(event_id=f"p0001-e000{i}", persona_id="p0001", date=dt.date(2025, 1, i), plan_id=None,
+                         kind="move", valence="positive", severity=2, critical=False, narrative="n") for i in (1, 2)],
+        "question_reviews": [review(q) for q in questions],
     }
+
+
+def review(q: Question, status: str = "kept") -> QuestionReview:
+    return QuestionReview(question_id=q.question_id, persona_id=q.persona_id, category=q.category, correctness=1,
+                          uniqueness=1, consistency=1, quality=1, overall=1, status=status)
 
 
 def connect(runs: dict[str, Corpus], tables: tuple[str, ...] = GATE_TABLES) -> duckdb.DuckDBPyConnection:

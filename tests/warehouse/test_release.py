@@ -64,3 +64,28 @@ def test_frozen_tables_hold_only_the_run(tmp_path):
     release.freeze(layout, _manifest(layout, "r2"))
     table = pq.read_table(layout.release_dir("t", "v0001") / "question_evidence.parquet")
     assert table.column("question_id").to_pylist() == ["b", "c"]
+
+
+def test_leftover_staging_is_ignored_and_cleaned(tmp_path):
+    layout = prepare_home(tmp_path)
+    land_rows(layout, "question_evidence", [_evidence("a")], "r1", "p0000")
+    leftover = layout.releases / "t" / ".v0001-killed"
+    leftover.mkdir(parents=True)
+    (leftover / "questions.parquet").write_text("partial")
+    (leftover / "questions.parquet").chmod(0o444)
+    leftover.chmod(0o555)
+    assert release.existing_versions(layout, "t") == [] and release.next_version(layout, "t") == "v0001"
+    release.freeze(layout, _manifest(layout, "r1"))
+    assert [p.name for p in (layout.releases / "t").iterdir()] == ["v0001"]
+    path = layout.release_dir("t", "v0001")
+    croissant = json.loads((path / "croissant.json").read_text())
+    assert croissant["@type"] == "sc:Dataset" and croissant["distribution"][0]["sha256"]
+
+
+def test_dataset_card_loads_with_datasets(tmp_path):
+    datasets = pytest.importorskip("datasets")
+    layout = prepare_home(tmp_path)
+    land_rows(layout, "question_evidence", [_evidence("a")], "r1", "p0000")
+    release.freeze(layout, _manifest(layout, "r1"))
+    path = layout.release_dir("t", "v0001") / "question_evidence.parquet"
+    assert len(datasets.load_dataset("parquet", data_files=str(path), split="train")) == 1

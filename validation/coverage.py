@@ -1,0 +1,59 @@
+"""The coverage suite: every question category and characteristic, source type, format and dialogue
+category reaches its floor (floors from `config.gates`; defaults match what the stages produce)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import duckdb
+import pandas as pd
+
+from schemas.config import BuildConfig
+from validation.frames import query
+from validation.suites import FrameBuilder, Suite, at_least, factory
+
+COUNTS = {
+    "category": ("select category as value, count(*) as n from {questions} where run_id = $run_id group by 1",
+                 "questions"),
+    "characteristic": ("select value, count(*) as n from (select unnest(characteristics) as value from {questions} "
+                       "where run_id = $run_id) group by 1", "questions"),
+    "source_type": ("select source_type as value, count(*) as n from {documents} where run_id = $run_id group by 1",
+                    "documents"),
+    "format": ("select format as value, count(*) as n from {documents} where run_id = $run_id group by 1",
+               "documents"),
+    "dialogue_category": ("select category as value, count(*) as n from {sessions} where run_id = $run_id "
+                          "group by 1", "sessions"),
+}
+
+
+def floor_frame(dimension: str, floors: Mapping[str, int]) -> FrameBuilder:
+    """A frame builder: one row per floored value of `dimension` with its floor and its count `n`."""
+    sql, table = COUNTS[dimension]
+
+    def build(con: duckdb.DuckDBPyConnection, run_id: str) -> pd.DataFrame:
+        counts = dict(query(con, sql, run_id, table).itertuples(index=False, name=None))
+        rows = [(value, int(floor), int(counts.get(value, 0))) for value, floor in sorted(floors.items())]
+        return pd.DataFrame(rows, columns=["value", "floor", "n"]).astype({"floor": "int64", "n": "int64"})
+
+    return build
+
+
+@factory("coverage")
+def coverage_suite(config: BuildConfig) -> Suite:
+    """Floors of config.gates: category, characteristic, source type, format, dialogue category."""
+    g = config.gates
+    floors = {
+        "category": g.category_floors,
+        "characteristic": g.characteristic_floors,
+        "source_type": g.source_type_floors,
+        "format": g.format_floors,
+        "dialogue_category": g.dialogue_category_floors,
+    }
+    names = {"category": "coverage.category above floor", "characteristic": "coverage.characteristic above floor",
+             "source_type": "coverage.source type present", "format": "coverage.format present",
+             "dialogue_category": "coverage.dialogue category present"}
+    return Suite(
+        name="coverage",
+        frames={dim: floor_frame(dim, f) for dim, f in floors.items()},
+        checks=tuple(at_least(names[dim], dim, "value", "a value below its floor") for dim in floors),
+    )
