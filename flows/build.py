@@ -30,9 +30,11 @@ from schemas.release import Manifest, ReleaseRecord, RunRecord
 from schemas.world import World
 from tasks import profile
 from tasks.llm import prompts
+from tasks.llm.preflight import check_providers
 from validation.gates import GateReport, run_gates
 from warehouse import release
 from warehouse.catalog import refresh_catalog, session
+from warehouse.ledger import ledger_by_stage_model, ledger_markdown
 from warehouse.parquet import land_rows
 from warehouse.paths import Layout, prepare_home
 from warehouse.provenance import code_version, package_versions
@@ -150,6 +152,7 @@ def _manifest(con, layout: Layout, config: BuildConfig, run_id: str, report: Gat
 def build_corpus(config: BuildConfig, home: str = ".lifeloom", version: str | None = None) -> dict[str, Any]:
     """Build, gate and freeze one corpus; returns the run id, row counts, gate summary and release."""
     layout = prepare_home(home)
+    check_providers(config)  # a missing key or unreachable endpoint stops here, before any stage runs
     if version is not None and layout.release_dir(config.name, version).exists():
         raise release.ReleaseExists(f"release {config.name}/{version} already exists")
     run = RunRecord(run_id=new_run_id(config.name), name=config.name, config_hash=config.config_hash(),
@@ -191,13 +194,18 @@ def _finish(layout: Layout, run: RunRecord, status: str, message: str, counts: d
     done = run.model_copy(update={"status": status, "message": message[:2000], "finished_at": release.utc_now()})
     record_run(layout, done)
     refresh_catalog(layout)
-    create_markdown_artifact(key="build-summary", markdown=summary_markdown(done, counts, report, record),
+    con = session(layout)
+    try:
+        ledger = ledger_by_stage_model(con, run.run_id)
+    finally:
+        con.close()
+    create_markdown_artifact(key="build-summary", markdown=summary_markdown(done, counts, report, record, ledger),
                              description=f"Build {run.run_id}: {status}")
 
 
 def summary_markdown(run: RunRecord, counts: dict[str, int], report: GateReport | None,
-                     record: ReleaseRecord | None) -> str:
-    """The build summary: release path (or why none), gate verdict, rows per table."""
+                     record: ReleaseRecord | None, ledger: list[dict] | None = None) -> str:
+    """The build summary: release path (or why none), gate verdict, rows per table, model calls."""
     lines = [f"# Build `{run.run_id}`: {run.status}", ""]
     if record is not None:
         lines += [f"Released **{record.name}/{record.version}** at `{record.path}`", ""]
@@ -207,4 +215,6 @@ def summary_markdown(run: RunRecord, counts: dict[str, int], report: GateReport 
         s = report.summary()
         lines += [f"Gates: {s['passed']} of {s['expectations']} expectations passed", ""]
     lines += ["| table | rows |", "|---|---:|"] + [f"| {t} | {n} |" for t, n in sorted(counts.items())]
+    if ledger:
+        lines += ["", "## Model calls by stage and model", "", ledger_markdown(ledger)]
     return "\n".join(lines) + "\n"

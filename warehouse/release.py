@@ -22,6 +22,7 @@ from schemas.release import Manifest, ReleaseRecord
 from schemas.tables import RELEASE_TABLES, TABLES
 from warehouse.catalog import session
 from warehouse.croissant import croissant
+from warehouse.ledger import ledger_by_stage_model
 from warehouse.parquet import land_rows
 from warehouse.paths import Layout
 
@@ -72,7 +73,7 @@ def ledger_totals(con: duckdb.DuckDBPyConnection, run_id: str) -> dict:
         "select outcome, count(*) from llm_calls where run_id = ? group by 1 order by 1", [run_id]
     ).fetchall())
     return {"calls": calls, "input_tokens": tin, "output_tokens": tout, "cost_usd": round(cost, 6),
-            "cached": cached, "outcomes": outcomes}
+            "cached": cached, "outcomes": outcomes, "by_stage_model": ledger_by_stage_model(con, run_id)}
 
 
 def existing_versions(layout: Layout, name: str) -> list[str]:

@@ -31,6 +31,8 @@ def test_build_freezes_a_release_with_manifest(tiny):
     assert manifest["gates"]["failed"] == 0
     assert set(manifest["table_hashes"]) >= {"questions", "question_evidence", "facts", "turns", "llm_calls"}
     assert manifest["ledger"]["calls"] > 0
+    stages = {row["stage"] for row in manifest["ledger"]["by_stage_model"]}
+    assert {"profile", "loop", "sources", "dialogue"} <= stages
     for name in manifest["files"]:
         assert (path / name).is_file()
 
@@ -131,3 +133,15 @@ def test_error_finding_fails_the_gate_and_cli_gates_exits_1(tmp_path, monkeypatc
     assert (next((tmp_path / "gate_docs").iterdir()) / "index.html").is_file()
     gates = CliRunner().invoke(app, ["gates", "--home", str(tmp_path)])
     assert gates.exit_code == 1 and "consistency" in gates.output and "v9999" in gates.output
+
+
+def test_missing_key_stops_the_flow_before_any_stage(tmp_path, monkeypatch):
+    from tasks.llm.preflight import ProviderUnavailable
+
+    monkeypatch.delenv("LIFELOOM_TEST_MISSING_KEY", raising=False)
+    config = load_preset("tiny").model_copy(deep=True)
+    config.provider = config.provider.model_copy(
+        update={"name": "openai", "model": "gpt-test", "api_key_env": "LIFELOOM_TEST_MISSING_KEY"})
+    with pytest.raises(ProviderUnavailable, match="LIFELOOM_TEST_MISSING_KEY"):
+        build_corpus(config=config, home=str(tmp_path))
+    assert not (tmp_path / "tables").exists() and not (tmp_path / "releases").exists()
