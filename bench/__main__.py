@@ -51,7 +51,8 @@ def main() -> None:
 
     llm_rows = llm.run()
     lines += llm.markdown(llm_rows)
-    (HERE / "results.json").write_text(json.dumps({"meta": meta, "builds": rows, "llm": llm_rows}, indent=2) + "\n")
+    (HERE / "results.json").write_text(json.dumps({"meta": meta, "builds": rows, "world": world, "llm": llm_rows},
+                                                  indent=2) + "\n")
     (HERE / "results.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 

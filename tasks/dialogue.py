@@ -4,6 +4,10 @@ Rules decide the bullets, their categories, the sessions and the timestamps; the
 narrates the turns. A topic is an initial user turn that states the bullet's fact (it must contain
 the fact's first surface form), an assistant reply, then `stages.dialogue.followups` follow-up
 user turns, each answered. A user turn's fact_ids are the bullet's facts its text actually carries.
+
+A session's turns form a chain (each sees the turns before it), but sessions are independent: each
+session is a call chain and all of a persona's sessions advance together in rounds (tasks/llm/rounds.py),
+one `generate_many` per round, so ids, clocks and rows never depend on which call finishes first.
 """
 
 from __future__ import annotations
@@ -34,7 +38,8 @@ from tasks.facttext import (
     story_events,
     style_context,
 )
-from tasks.llm.gateway import Gateway
+from tasks.llm.gateway import CallSpec, Gateway
+from tasks.llm.rounds import Chain, run_rounds
 from tasks.rng import rng_for
 from tasks.timeutil import human_date, local_date, local_datetime
 
@@ -56,13 +61,13 @@ def write_dialogue(
     bullets = make_bullets(config, persona, world, documents)
     facts = {f.fact_id: f for f in world.facts}
     sessions: list[Session] = []
-    turns: list[Turn] = []
+    chains: list[Chain[list[Turn]]] = []
     for day, group in groupby(bullets, key=lambda b: b.date):
         day_bullets = list(group)
         session = make_session(config, persona, day, day_bullets, len(sessions) + 1)
-        writer = SessionWriter(config, persona, world, documents, gateway, session, facts)
         sessions.append(session)
-        turns += writer.write(day_bullets)
+        chains.append(SessionWriter(config, persona, world, documents, session, facts).write(day_bullets))
+    turns = [turn for session_turns in run_rounds(gateway, chains) for turn in session_turns]
     return Corpus(bullets=bullets, sessions=sessions, turns=turns)
 
 
@@ -151,7 +156,10 @@ def make_session(
 
 
 class SessionWriter:
-    """Writes one session's turns, keeping the clock and the conversation history."""
+    """Writes one session's turns, keeping the clock and the conversation history.
+
+    Its writing methods are call chains: they yield each model call and receive its output.
+    """
 
     def __init__(
         self,
@@ -159,11 +167,10 @@ class SessionWriter:
         persona: Persona,
         world: World,
         documents: Sequence[Document],
-        gateway: Gateway,
         session: Session,
         facts: dict[str, Fact],
     ) -> None:
-        self.config, self.persona, self.world, self.gateway = config, persona, world, gateway
+        self.config, self.persona, self.world = config, persona, world
         self.documents, self.session, self.facts = documents, session, facts
         self.rng = rng_for(
             config.seed, persona.persona_id, STAGE, session.started_at.date(), f"clock:{session.session_id}"
@@ -171,26 +178,26 @@ class SessionWriter:
         self.clock = session.started_at
         self.turns: list[Turn] = []
 
-    def write(self, bullets: list[Bullet]) -> list[Turn]:
+    def write(self, bullets: list[Bullet]) -> Chain[list[Turn]]:
         """All turns of the session: per bullet, initial turn and reply, then follow-ups and replies."""
         for bullet in bullets:
-            self.topic(bullet)
+            yield from self.topic(bullet)
         return self.turns
 
-    def topic(self, bullet: Bullet) -> None:
+    def topic(self, bullet: Bullet) -> Chain[None]:
         event = next(e for e in self.world.events if e.event_id == bullet.event_id)
         doc = (
             attachment_for(self.persona, event, self.documents)
             if bullet.category == "attachment_consultation"
             else None
         )
-        self.user_turn(bullet, event, doc, self.initial_text(bullet, event, doc))
-        self.assistant_turn(bullet, event, doc, "initial")
+        self.user_turn(bullet, event, doc, (yield from self.initial_text(bullet, event, doc)))
+        yield from self.assistant_turn(bullet, event, doc, "initial")
         for k in range(1, self.config.stages.dialogue.followups + 1):
-            self.user_turn(bullet, event, None, self.followup_text(bullet, event, k))
-            self.assistant_turn(bullet, event, None, "followup")
+            self.user_turn(bullet, event, None, (yield from self.followup_text(bullet, event, k)))
+            yield from self.assistant_turn(bullet, event, None, "followup")
 
-    def initial_text(self, bullet: Bullet, event: Event, doc: Document | None) -> str:
+    def initial_text(self, bullet: Bullet, event: Event, doc: Document | None) -> Chain[str]:
         """The opening user message; any fact the model left out is appended as a plain sentence."""
         facts = [self.facts[i] for i in bullet.fact_ids]
         context = self.user_context(bullet, event) | {
@@ -200,14 +207,14 @@ class SessionWriter:
                 {"clause": clause(f, self.persona, "first"), "must_include": must_include(f)} for f in facts
             ],
         }
-        text = self.generate("user_turn_initial", context)
+        text = yield from self.generate("user_turn_initial", context)
         missing = [f for f in facts if f.surface_forms and not carries_first(text, f)]
         return " ".join([text] + [f"{capital(clause(f, self.persona, 'first'))}." for f in missing])
 
-    def followup_text(self, bullet: Bullet, event: Event, k: int) -> str:
+    def followup_text(self, bullet: Bullet, event: Event, k: int) -> Chain[str]:
         last = next(t.text for t in reversed(self.turns) if t.role == "assistant")
         context = self.user_context(bullet, event) | {"followup_index": k, "last_assistant": last}
-        return self.generate("user_turn_followup", context)
+        return (yield from self.generate("user_turn_followup", context))
 
     def user_context(self, bullet: Bullet, event: Event) -> dict[str, Any]:
         return {
@@ -218,7 +225,7 @@ class SessionWriter:
             "history": self.history(),
         }
 
-    def assistant_turn(self, bullet: Bullet, event: Event, doc: Document | None, kind: str) -> None:
+    def assistant_turn(self, bullet: Bullet, event: Event, doc: Document | None, kind: str) -> Chain[None]:
         context = {
             "user_first_name": first_name(self.persona.name),
             "category": bullet.category,
@@ -231,7 +238,7 @@ class SessionWriter:
             "min_words": REPLY_WORDS[0],
             "max_words": REPLY_WORDS[1],
         }
-        self.add("assistant", self.generate("assistant_turn", context), bullet, [], [])
+        self.add("assistant", (yield from self.generate("assistant_turn", context)), bullet, [], [])
 
     def user_turn(self, bullet: Bullet, event: Event, doc: Document | None, text: str) -> None:
         facts = [self.facts[i] for i in bullet.fact_ids]
@@ -265,10 +272,9 @@ class SessionWriter:
         ids = dict.fromkeys(i for t in self.turns if t.role == "user" for i in t.fact_ids)
         return [must_include(self.facts[i]) for i in ids if mentions(said, must_include(self.facts[i]))]
 
-    def generate(self, prompt: str, context: dict[str, Any]) -> str:
-        out = self.gateway.generate(
-            prompt, context, TurnText, stage=STAGE, persona_id=self.persona.persona_id
-        )
+    def generate(self, prompt: str, context: dict[str, Any]) -> Chain[str]:
+        """One model call: yielded to the round runner, which sends back the validated output."""
+        out = yield CallSpec(prompt, context, TurnText, STAGE, self.persona.persona_id)
         return out.text.strip()
 
 

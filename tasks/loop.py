@@ -9,11 +9,14 @@ outcomes a lasting Constraint recorded as a fact with its validity interval) and
 `prune_interval` days, Prune (finished matters, expired constraints and the transient preferences they
 held are removed). The first day also holds the baseline event whose facts restate the initial
 profile. All randomness comes from `rng_for(seed, persona, "loop", day, purpose)`; the world model
-decides every fact, the narrator only words it.
+decides every fact, the narrator only words it. Narration never feeds back into the simulation, so each
+event's `outcome` call is prepared (its context frozen) when the event happens and all of a persona's
+events are narrated at the end with one concurrent `generate_many`, in event order.
 """
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import random
 from typing import Any
@@ -24,7 +27,7 @@ from schemas.world import Constraint, Event, EventNarration, Plan, ProfileSnapsh
 from tasks import world_banks as banks
 from tasks.catalog import KINDS, EventKind, FactSpec, Outcome
 from tasks.evolve import HOBBIES_PATH, FactDraft, Matter, WorldState, facts_valid_at
-from tasks.llm.gateway import Gateway
+from tasks.llm.gateway import CallSpec, Gateway
 from tasks.rng import rng_for
 from tasks.timeutil import human_date
 from tasks.world_entities import collect_entities, standing_world
@@ -41,6 +44,7 @@ def simulate(config: BuildConfig, persona: Persona, gateway: Gateway) -> World:
     while day <= config.end_date:
         sim.live(day)
         day += dt.timedelta(days=1)
+    sim.narrate_all()
     return sim.world()
 
 
@@ -139,6 +143,7 @@ class _Simulation:
         self.events: list[Event] = []
         self.snapshots: list[ProfileSnapshot] = []
         self.last_done: dict[str, dt.date] = {}
+        self.narrations: list[CallSpec] = []
 
     def rng(self, day: dt.date, purpose: str) -> random.Random:
         return rng_for(self.config.seed, self.pid, "loop", day, purpose)
@@ -162,7 +167,8 @@ class _Simulation:
         drafts = baseline_drafts(self.state.profile, self.persona.name)
         event_id = f"{self.pid}-e0000"
         info = {"kind": "baseline", "title": "baseline", "valence": "positive", "severity": 1}
-        self.record_event(day, event_id, None, info, False, self.narrate(day, info, {}, drafts))
+        self.record_event(day, event_id, None, info, False)
+        self.narrate(day, info, {}, drafts)
         self.state.commit_facts(drafts, event_id, day)
         rng = self.rng(day, "baseline-matters")
         for text in self.state.profile["current_status"]["ongoing_matters"]:
@@ -254,9 +260,8 @@ class _Simulation:
         if constraint is not None:
             drafts.append(constraint_draft(constraint, self.persona.name, outcome.constraint.short))
         info = {"kind": plan.kind, "title": plan.title, "valence": valence, "severity": severity}
-        self.record_event(
-            day, event_id, plan.plan_id, info, outcome.critical, self.narrate(day, info, plan.entity, drafts)
-        )
+        self.record_event(day, event_id, plan.plan_id, info, outcome.critical)
+        self.narrate(day, info, plan.entity, drafts)
         self.evolve_facts(drafts, outcome, plan.entity, event_id, day)
         self.evolve_state(rng, day, event_id, outcome, plan.entity, valence)
         if constraint is not None:
@@ -304,13 +309,18 @@ class _Simulation:
             clears = matter.clears.format(**entity) if matter.clears else None
             self.state.add_matter(Matter(matter.text.format(**entity), event_id, until, after, clears), day)
 
-    def narrate(
-        self, day: dt.date, info: dict[str, Any], entity: dict[str, str], drafts: list[FactDraft]
-    ) -> str:
+    def narrate(self, day: dt.date, info: dict[str, Any], entity: dict[str, str], drafts: list[FactDraft]) -> None:
+        """Queue the event's `outcome` call with its context as of now; the narrative is attached later."""
         event = info | {"date": day.isoformat(), "weekday": day.strftime("%A")}
-        context = outcome_context(self.state.profile, event, entity, drafts)
-        result = self.gateway.generate("outcome", context, EventNarration, stage="loop", persona_id=self.pid)
-        return result.narrative
+        context = copy.deepcopy(outcome_context(self.state.profile, event, entity, drafts))
+        self.narrations.append(CallSpec("outcome", context, EventNarration, "loop", self.pid))
+
+    def narrate_all(self) -> None:
+        """Narrate every event at once (concurrently on live providers) and attach the narratives."""
+        results = self.gateway.generate_many(self.narrations)
+        pairs = zip(self.events, results, strict=True)
+        self.events = [event.model_copy(update={"narrative": r.narrative}) for event, r in pairs]
+        self.narrations = []
 
     def record_event(
         self,
@@ -319,8 +329,8 @@ class _Simulation:
         plan_id: str | None,
         info: dict[str, Any],
         critical: bool,
-        narrative: str,
     ) -> None:
+        """Record the event; its narrative is attached by `narrate_all`."""
         self.events.append(
             Event(
                 event_id=event_id,
@@ -331,7 +341,7 @@ class _Simulation:
                 valence=info["valence"],
                 severity=info["severity"],
                 critical=critical,
-                narrative=narrative,
+                narrative="",
             )
         )
 

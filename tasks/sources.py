@@ -12,7 +12,7 @@ import datetime as dt
 import random
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel
 
@@ -33,7 +33,7 @@ from tasks.facttext import (
     story_events,
     style_context,
 )
-from tasks.llm.gateway import Gateway
+from tasks.llm.gateway import CallSpec, Gateway
 from tasks.rng import rng_for
 from tasks.timeutil import local_datetime
 
@@ -76,12 +76,18 @@ class Party(BaseModel):
 
 
 def write_emails(config: BuildConfig, persona: Persona, world: World, gateway: Gateway) -> Corpus:
-    """The persona's emails (documents) and their chunks; one email per selected event, in date order."""
-    documents: list[Document] = []
-    for event in story_events(world):
-        if wants_email(config, persona, event):
-            doc_id = f"{persona.persona_id}-d{len(documents) + 1:04d}"
-            documents.append(write_email(config, persona, world, event, gateway, doc_id))
+    """The persona's emails (documents) and their chunks; one email per selected event, in date order.
+
+    Every email is planned first (parties, time, facts, prompt context), then all are narrated with one
+    `generate_many` (concurrent on live providers; results in plan order, so ids never depend on timing).
+    """
+    events = [e for e in story_events(world) if wants_email(config, persona, e)]
+    plans = [plan_email(config, persona, world, event) for event in events]
+    drafts = gateway.generate_many([plan.call(persona) for plan in plans])
+    documents = [
+        plan.document(persona, draft, f"{persona.persona_id}-d{n:04d}")
+        for n, (plan, draft) in enumerate(zip(plans, drafts, strict=True), start=1)
+    ]
     facts = world.facts
     chunks = [c for d in documents for c in chunk_document(d, config.stages.sources.chunk_tokens, facts)]
     return Corpus(documents=documents, chunks=chunks)
@@ -93,31 +99,47 @@ def wants_email(config: BuildConfig, persona: Persona, event: Event) -> bool:
     return rng.random() < config.stages.sources.email_probability
 
 
-def write_email(
-    config: BuildConfig, persona: Persona, world: World, event: Event, gateway: Gateway, doc_id: str
-) -> Document:
-    """One email about `event`, narrated by the model and checked to carry the event's facts."""
+class EmailPlan(NamedTuple):
+    """Everything the rules decide about one email before the model words it."""
+
+    event: Event
+    direction: str
+    sender: Party
+    recipient: Party
+    sent: dt.datetime
+    facts: list[Fact]
+    context: dict[str, Any]
+
+    def call(self, persona: Persona) -> CallSpec:
+        return CallSpec("email", self.context, EmailDraft, STAGE, persona.persona_id)
+
+    def document(self, persona: Persona, draft: EmailDraft, doc_id: str) -> Document:
+        """The email with the model's wording, checked to carry the event's facts."""
+        person = "first" if self.direction == "outgoing" else "second"
+        body = with_missing_facts(draft.body, self.facts, persona, person)
+        return Document(
+            doc_id=doc_id,
+            persona_id=persona.persona_id,
+            created_at=self.sent,
+            source_type="email",
+            format="txt",
+            title=draft.subject.strip(),
+            sender=self.sender.header,
+            recipients=[self.recipient.header],
+            body=body,
+            event_id=self.event.event_id,
+            fact_ids=carried_ids(body, self.facts, first_only=True),
+        )
+
+
+def plan_email(config: BuildConfig, persona: Persona, world: World, event: Event) -> EmailPlan:
+    """Who writes to whom, when, about which facts, and the prompt context."""
     rng = rng_for(config.seed, persona.persona_id, STAGE, event.date, f"parties:{event.event_id}")
     direction, sender, recipient = parties(persona, world, event, rng)
     sent = sent_at(config, persona, event)
     facts = facts_of(world, event)
     context = email_context(persona, world, event, facts, direction, sender, recipient, sent)
-    draft = gateway.generate("email", context, EmailDraft, stage=STAGE, persona_id=persona.persona_id)
-    person = "first" if direction == "outgoing" else "second"
-    body = with_missing_facts(draft.body, facts, persona, person)
-    return Document(
-        doc_id=doc_id,
-        persona_id=persona.persona_id,
-        created_at=sent,
-        source_type="email",
-        format="txt",
-        title=draft.subject.strip(),
-        sender=sender.header,
-        recipients=[recipient.header],
-        body=body,
-        event_id=event.event_id,
-        fact_ids=carried_ids(body, facts, first_only=True),
-    )
+    return EmailPlan(event, direction, sender, recipient, sent, facts, context)
 
 
 def parties(persona: Persona, world: World, event: Event, rng: random.Random) -> tuple[str, Party, Party]:
