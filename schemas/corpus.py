@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -35,6 +35,14 @@ class Document(_Row):
     body: str
     event_id: str | None = None
     fact_ids: list[str] = Field(default_factory=list)
+    cc: list[str] = Field(default_factory=list)
+    thread_id: str | None = Field(None, description="doc_id of the first email of the thread")
+    parent_doc_id: str | None = Field(None, description="the email replied to, or the earlier version revised")
+    version: int = Field(1, ge=1)
+    kind: str = Field("", description="personal, notice, newsletter, receipt, journal, review, budget, ...")
+    tables: list[dict[str, Any]] = Field(
+        default_factory=list, description="ground-truth tables: {caption, columns, rows} with rows as lists"
+    )
 
 
 class Chunk(_Row):
@@ -46,6 +54,7 @@ class Chunk(_Row):
     text: str
     n_tokens: int
     fact_ids: list[str] = Field(default_factory=list)
+    section: str = Field("", description="the heading of the section the chunk's text belongs to")
 
 
 class Bullet(_Row):
@@ -98,3 +107,29 @@ class TurnText(BaseModel):
     """Output of the dialogue prompts (user_turn_initial, user_turn_followup, assistant_turn)."""
 
     text: str = Field(min_length=1)
+
+
+class JournalDraft(BaseModel):
+    """Output of the `journal` prompt: a day's Markdown journal entry (no top-level title)."""
+
+    title: str = Field(min_length=1, max_length=200)
+    body: str = Field(min_length=1)
+
+
+class ReportQuestions(BaseModel):
+    """Output of the `report_questions` prompt: what the report should answer (research step)."""
+
+    questions: list[str] = Field(min_length=1, max_length=6)
+
+
+class ReportSection(BaseModel):
+    heading: str = Field(min_length=1, max_length=120)
+    body: str = Field(min_length=1)
+
+
+class ReportDraft(BaseModel):
+    """Output of the `report` prompt: title, summary and prose sections (tables are added by the rules)."""
+
+    title: str = Field(min_length=1, max_length=200)
+    summary: str = Field(min_length=1)
+    sections: list[ReportSection] = Field(min_length=1, max_length=8)

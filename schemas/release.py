@@ -52,5 +52,7 @@ class Manifest(BaseModel):
     gates: dict[str, Any]
     withdrawals: dict[str, Any] = Field(default_factory=dict)
     """Questions the QA verifier withdrew: total, by_reason and question_ids."""
+    sources: dict[str, Any] = Field(default_factory=dict)
+    """Documents by source type and by format (and by both)."""
     parent: str | None = None
     files: list[str] = Field(default_factory=list)

@@ -105,9 +105,10 @@ def shares_attachment(
 
 
 def attachment_for(persona: Persona, event: Event, documents: Sequence[Document]) -> Document | None:
-    """The first document about `event` that arrived on the event's own (local) day, if any."""
+    """The first email about `event` that arrived on the event's own (local) day, if any."""
     for doc in documents:
-        if doc.event_id == event.event_id and local_date(persona, doc.created_at) == event.date:
+        same_day = local_date(persona, doc.created_at) == event.date
+        if doc.source_type == "email" and doc.event_id == event.event_id and same_day:
             return doc
     return None
 

@@ -18,6 +18,7 @@ from schemas.profile import Persona
 from schemas.qa import Evidence, Question, QuestionSet
 from schemas.world import Fact, World
 from tasks.facttext import carries, carries_first, mentions
+from tasks.verify_sources import document_problems
 from tasks.verify_world import verify_world
 
 REPLY_WORDS = (60, 200)
@@ -310,8 +311,12 @@ def check_initial_turns(audit: Audit) -> None:
 
 
 def check_sources(audit: Audit) -> None:
-    """Documents carry the facts they claim; chunks belong to a document and carry theirs."""
+    """Documents carry the facts they claim and agree with the fact store and their tables (see
+    tasks/verify_sources.py); chunks belong to a document and carry theirs."""
     for doc in audit.corpus.documents:
+        for problem in document_problems(doc, audit.persona, audit.world):
+            if problem.check != "document_carries_fact":  # reported below, with the fact id resolved
+                audit.flag("sources", doc.doc_id, problem.check, problem.message, "regenerate or drop the document")
         for fid in doc.fact_ids:
             fact = audit.fact_ok("sources", doc.doc_id, fid)
             if fact is not None and not carries_first(doc.body, fact):

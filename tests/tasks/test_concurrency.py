@@ -54,12 +54,12 @@ def oracle(monkeypatch):
 
 
 def build_stages(gateway: Gateway) -> tuple[list[str], list[tuple[str, str, str | None]]]:
-    """Simulate, write emails and dialogue for the tiny preset's first persona; rows as JSON and the ledger."""
+    """Simulate, write sources and dialogue for the tiny preset's first persona; rows as JSON and the ledger."""
     cfg = load_preset("tiny")
     pid, seed = profile.persona_ids(cfg)[0], profile.seed_texts(cfg)[0]
     persona = profile.enrich_persona(cfg, pid, seed, Gateway(ProviderConfig()))
     world = loop.simulate(cfg, persona, gateway)
-    docs = sources.write_emails(cfg, persona, world, gateway)
+    docs = sources.write_sources(cfg, persona, world, gateway)
     talk = dialogue.write_dialogue(cfg, persona, world, docs.documents, gateway)
     ledger = [(r.stage, r.prompt_name, r.persona_id) for r in gateway.drain_ledger()]
     return [world.model_dump_json(), docs.model_dump_json(), talk.model_dump_json()], ledger
@@ -77,4 +77,8 @@ def test_stages_give_the_same_rows_on_many_workers_as_offline(oracle):
         assert got == want, f"{stage} rows differ under concurrency"
     assert live_ledger == ledger
     prompts = {p for _, p, _ in ledger}
-    assert {"outcome", "email", "user_turn_initial", "user_turn_followup", "assistant_turn"} <= prompts
+    assert {"outcome", "email", "email_notice", "journal", "report_questions", "report", "user_turn_initial",
+            "user_turn_followup", "assistant_turn"} <= prompts
+    kinds = json.loads(rows[1])["documents"]
+    assert {d["source_type"] for d in kinds} == {"email", "journal", "report"}
+    assert {d["format"] for d in kinds} == {"txt", "md", "html"}

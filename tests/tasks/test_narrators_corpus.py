@@ -194,7 +194,8 @@ def test_stage_prompts_list_the_facts_to_convey_and_ask_for_json(monkeypatch):
     )
     make_corpus(make_config(), make_persona(), make_world())
     names = {r.prompt_name for r in recorder.requests}
-    assert names == {"email", "user_turn_initial", "user_turn_followup", "assistant_turn"}
+    assert names == {"email", "email_notice", "journal", "report_questions", "report", "user_turn_initial",
+                     "user_turn_followup", "assistant_turn"}
     for request in recorder.requests:
         assert "Answer with JSON only" in request.prompt
         for fact in request.context.get("facts", []):

@@ -1,135 +1,156 @@
-"""Emails and chunks: ids, timing, parties, facts carried, chunking, determinism."""
+"""External sources: emails (headers, threads, noise), journals, reports (tables, revisions), chunking,
+the sources verifier and determinism."""
 
 from __future__ import annotations
 
 import datetime as dt
-import json
 
-from schemas.config import ProviderConfig
 from schemas.corpus import Document
-from tasks.facttext import carries, carries_first, mentions
-from tasks.llm.gateway import Gateway, LLMResponse
-from tasks.sources import chunk_document, write_emails
+from tasks.chunking import chunk_document, count_tokens
+from tasks.emails import header_block, parse_headers
+from tasks.facttext import carries, carries_first
+from tasks.sources import write_sources
+from tasks.verify_sources import document_problems
 from tests.tasks.worldfixture import PID, make_config, make_gateway, make_persona, make_world
 
 
-def emails(**overrides):
-    return write_emails(make_config(**overrides), make_persona(), make_world(), make_gateway())
+def sources(**overrides):
+    return write_sources(make_config(**overrides), make_persona(), make_world(), make_gateway())
 
 
-def test_every_event_with_probability_one_yields_an_email_with_sequential_ids():
-    docs = emails().documents
-    assert [d.doc_id for d in docs] == [f"{PID}-d{n:04d}" for n in range(1, 6)]
-    assert [d.event_id for d in docs] == [f"{PID}-e{n:04d}" for n in range(1, 6)]
-    assert all(d.source_type == "email" and d.format == "txt" and d.title for d in docs)
+def of(corpus, source_type):
+    return [d for d in corpus.documents if d.source_type == source_type]
 
 
-def test_probability_zero_yields_no_email():
-    corpus = emails(stages={"sources": {"email_probability": 0.0}})
-    assert corpus.documents == [] and corpus.chunks == []
+def test_ids_are_sequential_in_time_order_and_every_document_is_stamped():
+    docs = sources().documents
+    assert [d.doc_id for d in docs] == [f"{PID}-d{n:04d}" for n in range(1, len(docs) + 1)]
+    assert [d.created_at for d in docs] == sorted(d.created_at for d in docs)
+    assert {d.source_type for d in docs} >= {"email", "journal"} and all(d.title and d.format for d in docs)
 
 
-def test_emails_are_sent_on_the_event_day_or_the_next_in_local_time():
-    events = {e.event_id: e for e in make_world().events}
-    for doc in emails().documents:
-        local = doc.created_at
-        assert str(local.tzinfo) == "America/New_York"
-        assert (local.date() - events[doc.event_id].date).days in (0, 1)
-        assert 7 <= local.hour <= 17
+def test_headers_round_trip():
+    sent = dt.datetime(2024, 3, 2, 9, 15, tzinfo=dt.timezone(dt.timedelta(hours=-5)))
+    to, cc = ["Dan Okafor <dan@x.example>", "Reyes, Daniel <d.reyes@x.example>"], ["Ann <ann@x.example>"]
+    body = header_block("Maya <maya@x.example>", to, cc, sent, "Re: dinner") + "\n\nHi Dan,\n\nSee you."
+    head = parse_headers(body)
+    assert (head["from"], head["to"], head["cc"], head["date"], head["subject"]) == (
+        "Maya <maya@x.example>", to, cc, sent, "Re: dinner")
+    assert head["text"] == "Hi Dan,\n\nSee you."
 
 
-def test_the_persona_is_sender_or_recipient():
-    for doc in emails().documents:
-        parties = [doc.sender] + doc.recipients
-        assert sum("Maya Okafor" in p for p in parties) == 1
-        assert all("<" in p and "@" in p for p in parties)
+def test_email_bodies_parse_back_to_their_document_fields():
+    for doc in of(sources(), "email"):
+        head = parse_headers(doc.body)
+        assert (head["from"], head["to"], head["cc"], head["subject"]) == (doc.sender, doc.recipients, doc.cc,
+                                                                           doc.title)
+        assert head["date"] == doc.created_at
 
 
-def test_each_email_claims_exactly_its_events_facts_and_carries_their_first_surface_form():
+def test_event_emails_carry_their_facts_and_noise_carries_none():
     world = make_world()
     facts = {f.fact_id: f for f in world.facts}
-    for doc in emails().documents:
-        assert doc.fact_ids == [f.fact_id for f in world.facts if f.event_id == doc.event_id]
+    mails = of(sources(), "email")
+    for doc in mails:
         assert all(carries_first(doc.body, facts[fid]) for fid in doc.fact_ids)
+        if doc.kind in ("newsletter", "receipt", "notice"):
+            assert doc.fact_ids == [] and doc.event_id is None
+    assert {d.kind for d in mails} & {"newsletter", "receipt"}
 
 
-class ForgetfulProvider:
-    """A model that never mentions the facts it was asked to convey."""
+def test_replies_quote_their_parent_and_share_its_thread():
+    corpus = sources(stages={"sources": {"email_probability": 1.0, "reply_probability": 1.0}})
+    docs = {d.doc_id: d for d in corpus.documents}
+    found = [d for d in corpus.documents if d.kind == "reply"]
+    assert found
+    for reply in found:
+        parent = docs[reply.parent_doc_id]
+        assert reply.thread_id == parent.thread_id == parent.doc_id and reply.created_at > parent.created_at
+        assert reply.title.startswith("Re: ") and parent.title.removeprefix("Re: ") in reply.title
+        assert reply.sender == parent.recipients[0]
+        assert "> " + parse_headers(parent.body)["text"].splitlines()[0] in reply.body
 
-    name, model = "forgetful", "v0"
 
-    def complete(self, request):
-        text = json.dumps({"subject": "Hello", "body": "Hi,\n\nJust saying hello.\n\nBye"})
-        return LLMResponse(text=text, input_tokens=1, output_tokens=1)
-
-
-def test_a_fact_the_model_left_out_is_added_as_a_postscript():
-    gateway = Gateway(ProviderConfig(), provider=ForgetfulProvider(), hard_checks=False)  # the stage's own net
+def test_journals_are_markdown_on_event_days_with_the_days_facts():
     world = make_world()
-    docs = write_emails(make_config(), make_persona(), world, gateway).documents
-    biscuit = next(f for f in world.facts if f.value == "Biscuit")
-    assert "P.S." in docs[0].body and carries_first(docs[0].body, biscuit)
-    assert docs[0].fact_ids == [biscuit.fact_id]
+    for doc in of(sources(), "journal"):
+        day = doc.created_at.date()
+        assert doc.format == "md" and doc.body.startswith("# ")
+        assert set(doc.fact_ids) == {f.fact_id for f in world.facts if f.valid_from == day and
+                                     f.event_id != f"{PID}-e0000"}
 
 
-def document(body: str, fact_ids: list[str]) -> Document:
-    return Document(
-        doc_id=f"{PID}-d0009",
-        persona_id=PID,
-        created_at=dt.datetime(2024, 3, 2, 9, tzinfo=dt.UTC),
-        source_type="email",
-        format="txt",
-        title="t",
-        body=body,
-        fact_ids=fact_ids,
-    )
+def test_reports_have_a_ground_truth_table_rendered_in_the_body_and_budgets_get_revisions():
+    corpus = sources(days=20, stages={"sources": {"report_period_days": 7}})
+    reports = of(corpus, "report")
+    assert {d.format for d in reports} == {"md", "html"}
+    for doc in reports:
+        table = doc.tables[0]
+        assert all(str(row[0]) in doc.body for row in table["rows"])
+    v2 = [d for d in reports if d.version == 2]
+    assert v2
+    parent = next(d for d in reports if d.doc_id == v2[0].parent_doc_id)
+    assert parent.tables[0]["rows"][-1] != v2[0].tables[0]["rows"][-1]  # the total changed
 
 
-def test_chunks_pack_paragraphs_up_to_the_token_budget():
-    body = "\n\n".join(["one two three", "four five", "six seven eight nine", "ten"])
-    chunks = chunk_document(document(body, []), chunk_tokens=5)
-    assert [c.text for c in chunks] == ["one two three\n\nfour five", "six seven eight nine\n\nten"]
-    assert [c.chunk_id for c in chunks] == [f"{PID}-d0009-c01", f"{PID}-d0009-c02"]
-    assert [c.ordinal for c in chunks] == [1, 2] and [c.n_tokens for c in chunks] == [5, 5]
+def test_a_planted_contradiction_is_caught():
+    world, persona = make_world(), make_persona()
+    body = "# Journal\n\nWe love living here: my city is now Boston."
+    doc = Document(doc_id=f"{PID}-d0099", persona_id=PID, created_at=dt.datetime(2024, 3, 8, 21, tzinfo=dt.UTC),
+                   source_type="journal", format="md", title="t", body=body)
+    assert [p.check for p in document_problems(doc, persona, world)] == ["document_contradicts_facts"]
+    early = doc.model_copy(update={"created_at": dt.datetime(2024, 3, 3, 21, tzinfo=dt.UTC)})
+    assert document_problems(early, persona, world) == []  # before the move, Boston was right
+    table = {"caption": "Budget", "columns": ["category", "amount"], "rows": [["Rent", 10], ["Total", 11]]}
+    bad = doc.model_copy(update={"body": "| Rent | 10 |\n| Total | 11 |", "tables": [table]})
+    assert [p.check for p in document_problems(bad, persona, world)] == ["table_total"]
 
 
-def test_a_paragraph_longer_than_the_budget_is_cut_into_windows():
-    body = " ".join(f"w{i}" for i in range(12))
-    chunks = chunk_document(document(body, []), chunk_tokens=5)
-    assert [c.n_tokens for c in chunks] == [5, 5, 2]
-    assert " ".join(c.text for c in chunks) == body
+def document(body: str, fact_ids: list[str] = ()) -> Document:
+    return Document(doc_id=f"{PID}-d0009", persona_id=PID, created_at=dt.datetime(2024, 3, 2, 9, tzinfo=dt.UTC),
+                    source_type="report", format="md", title="t", body=body, fact_ids=list(fact_ids))
 
 
-def test_a_chunk_claims_only_the_document_facts_its_own_text_carries():
+def test_chunks_respect_the_token_budget_table_rows_and_sections():
+    rows = "\n".join(f"| item {i} | {i * 7} | {i * 3} |" for i in range(40))
+    body = "# Report\n\n## Intro\n\n" + " ".join(["words"] * 300) + "\n\n## Figures\n\n| a | b | c |\n|---|---|---|\n"
+    body += rows
+    chunks = chunk_document(document(body), chunk_tokens=80, overlap=10)
+    assert all(c.n_tokens <= 80 and c.n_tokens == count_tokens(c.text) for c in chunks)
+    for c in chunks:
+        assert all(line.startswith("|") and line.endswith("|") for line in c.text.splitlines() if "item" in line)
+    text = "\n".join(c.text for c in chunks)
+    assert all(f"| item {i} | {i * 7} | {i * 3} |" in text for i in range(40))
+    assert chunks[0].section == "Intro" and chunks[-1].section == "Figures"
+    assert [c.ordinal for c in chunks] == list(range(1, len(chunks) + 1))
+
+
+def test_chunks_overlap_and_claim_only_facts_their_text_carries():
     world = make_world()
     pet, city = (next(f for f in world.facts if f.fact_id == f"{PID}-f{n:04d}") for n in (5, 7))
-    body = "We adopted Biscuit today.\n\n" + "filler " * 10 + "\n\nAnd we now live in Cambridge."
-    chunks = chunk_document(document(body, [pet.fact_id, city.fact_id]), chunk_tokens=10, facts=world.facts)
-    assert [c.fact_ids for c in chunks] == [[pet.fact_id], [], [city.fact_id]]
-    assert not chunk_document(document(body, []), 10, world.facts)[
-        0
-    ].fact_ids  # the document did not claim it
+    body = "We adopted Biscuit today.\n\n" + "\n\n".join(["filler words here"] * 12) + "\n\nWe now live in Cambridge."
+    chunks = chunk_document(document(body, [pet.fact_id, city.fact_id]), 20, world.facts, overlap=5)
+    assert chunks[0].fact_ids == [pet.fact_id] and chunks[-1].fact_ids == [city.fact_id]
+    assert chunks[1].text.startswith("filler words here")  # the tail of the previous chunk is repeated
+    assert all(carries(c.text, f) for c in chunks for f in world.facts if f.fact_id in c.fact_ids)
 
 
-def test_chunks_of_generated_emails_carry_what_they_claim_and_cover_the_body():
-    world = make_world()
-    facts = {f.fact_id: f for f in world.facts}
-    corpus = emails()
-    for doc in corpus.documents:
-        chunks = [c for c in corpus.chunks if c.doc_id == doc.doc_id]
-        assert " ".join(c.text for c in chunks).split() == doc.body.split()
-        assert all(c.n_tokens <= 40 and c.created_at == doc.created_at for c in chunks)
-        assert all(carries(c.text, facts[fid]) for c in chunks for fid in c.fact_ids)
-        claimed = {fid for c in chunks for fid in c.fact_ids}
-        assert claimed <= set(doc.fact_ids)
+def test_sources_are_deterministic_and_depend_on_the_seed():
+    assert sources() == sources()
+    assert [d.body for d in sources(seed=12).documents] != [d.body for d in sources().documents]
 
 
-def test_emails_are_deterministic_and_depend_on_the_seed():
-    assert emails() == emails()
-    other = emails(seed=12)
-    assert [d.body for d in other.documents] != [d.body for d in emails().documents]
+def test_a_rhelm_persona_year_has_at_least_200_documents_of_every_type_and_format():
+    from collections import Counter
 
+    from schemas.config import ProviderConfig, load_preset
+    from tasks import loop, profile
+    from tasks.llm.gateway import Gateway
 
-def test_whole_word_matching():
-    assert mentions("Biscuit's bowl", "Biscuit") and mentions("in BOSTON.", "Boston")
-    assert not mentions("a banana", "Ana") and not mentions("anything", "")
+    cfg = load_preset("rhelm")
+    gateway = Gateway(ProviderConfig())
+    persona = profile.enrich_persona(cfg, profile.persona_ids(cfg)[0], profile.seed_texts(cfg)[0], gateway)
+    docs = write_sources(cfg, persona, loop.simulate(cfg, persona, gateway), gateway).documents
+    types, formats = Counter(d.source_type for d in docs), Counter(d.format for d in docs)
+    assert len(docs) >= 200 and set(types) == {"email", "journal", "report"} and set(formats) == {"txt", "md", "html"}
+    assert min(types.values()) >= 20 and min(formats.values()) >= 20

@@ -165,6 +165,7 @@ EMAIL_SUBJECTS = {
     "incoming": ("Re: {t}", "Heard your news", "Checking in", "Re: your plan to {t}"),
     "organisation": ("Confirmation: {T}", "Your request: {t}", "Update regarding your plan to {t}",
                      "Notice: {T}"),
+    "reply": ("Re: {t}",),
 }
 EMAIL_OPENINGS = {
     "outgoing": ("I hope you're doing well.", "Hope your week is going okay.",
@@ -173,6 +174,7 @@ EMAIL_OPENINGS = {
                  "Just catching up on your news."),
     "organisation": ("Thank you for contacting us.", "We are writing regarding your recent request.",
                      "This message is to keep you informed."),
+    "reply": ("Thanks for your message.", "Great to hear from you.", "Sorry for the slow reply."),
 }
 EMAIL_EVENTS = {
     ("outgoing", "positive"): ("I finally went ahead and decided to {t}.", "On {d} I managed to {t}."),
@@ -185,6 +187,10 @@ EMAIL_EVENTS = {
      "Your plan to {t} is confirmed."),
     ("organisation", "negative"): ("Unfortunately, there was a problem with your request to {t}.",
                                    "We regret that your request to {t} could not be completed as planned."),
+    ("reply", "positive"): ("That all sounds good to me.", "Really pleased it worked out.",
+                            "Thanks for letting me know how it went."),
+    ("reply", "negative"): ("Sorry it turned out that way.", "That sounds frustrating, I am sorry.",
+                            "Thanks for telling me, even if it was not the news we hoped for."),
 }
 EMAIL_FACTS = {
     "outgoing": ("{C}.", "So, {c}.", "The short version: {c}."),
@@ -200,6 +206,8 @@ EMAIL_FILLER = {
                  "Things here are the usual chaos.",
                  "I've been meaning to write for a while, so this was a good excuse.",
                  "We should find a weekend to get together.", "Call me whenever you have a free evening."),
+    "reply": ("Let's talk properly at the weekend.", "Keep me posted.", "Speak soon.",
+              "I will call you later this week.", "Give me a shout if you need anything."),
     "organisation": ("If you have any questions, reply to this email.",
                      "Please keep this message for your records.",
                      "No further action is needed unless stated above.",
@@ -209,7 +217,8 @@ EMAIL_FILLER = {
 }
 SIGNOFFS = {"outgoing": ("Talk soon,", "Love,", "Best,", "Cheers,"), "incoming": ("Take care,", "Hugs,",
                          "Best,"),
-            "organisation": ("Kind regards,", "Sincerely,", "Best regards,")}
+            "organisation": ("Kind regards,", "Sincerely,", "Best regards,"),
+            "reply": ("Best,", "Cheers,", "Take care,")}
 
 
 def band(style: dict[str, Any]) -> str:

@@ -1,0 +1,119 @@
+"""Offline narrators for the external-source prompts: email_notice, journal, report_questions, report.
+
+Each one is a structured template: banks of phrasings chosen with the request's RNG, the persona's
+voice for their own writing, every fact's `must_include` phrase verbatim, and (for reports) numbers
+read only from the rules' table in the context.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from tasks.llm.providers.narrators.corpus import band, capital, extra_sentences, fact_sentence, lead_in, voiced
+from tasks.llm.providers.offline import narrator
+
+NOTICE_SUBJECTS = {
+    "newsletter": ("{s}: this week's picks", "Your weekly update from {s}", "{s} | What's new this week"),
+    "receipt": ("Your receipt from {s}", "Order confirmation - {s}", "Thanks for shopping at {s}"),
+    "notice": ("Important: {t}", "Notice of {t}", "Heads-up: {t}"),
+}
+NEWS_ITEMS = ("five weekend events worth a look", "a reader's guide to seasonal recipes",
+              "the best-reviewed podcasts of the month", "tips for a calmer morning routine",
+              "a local bakery's story", "three free exhibitions opening soon",
+              "how to cut your energy bill this winter", "our editors' reading list")
+NOTICE_LINES = ("No action is required on your part.", "We apologise for any inconvenience.",
+                "Questions can be sent to our help desk.", "Thank you for your patience.",
+                "You can manage your notification settings in your account.")
+JOURNAL_OPENERS = {
+    "casual": ("ok, today.", "long day, writing it down before I forget.", "quick one tonight."),
+    "neutral": ("Writing a few lines before bed.", "A full day to note down.", "Today, briefly."),
+    "formal": ("A few notes on the day.", "Recording today's events.", "An account of the day."),
+}
+FEELINGS = {
+    "positive": ("I feel genuinely proud of how that went.", "It left me lighter than I expected.",
+                 "Honestly relieved and a bit excited.", "That felt like a real step forward."),
+    "negative": ("I'm more disappointed than I want to admit.", "It stung a little, I won't pretend otherwise.",
+                 "I keep replaying it, which isn't helping.", "Frustrating, but I'll get past it."),
+}
+FACT_FRAMES = ("{C}.", "For the record, {c}.", "So, {c}.", "Worth remembering: {c}.")
+QUESTION_BANK = {
+    "review": ("What happened during {t}?", "Which kinds of events were most frequent?",
+               "How many outcomes were positive?", "What should change next period?"),
+    "budget": ("Where did spending differ most from the plan?", "Is the {t} on track overall?",
+               "Which categories need attention?"),
+    "training_log": ("How consistent was practice in the {t}?", "How many minutes were logged in total?",
+                     "When was effort highest?"),
+    "status_report": ("Where does the work stand after the decision to {t}?", "What do the metrics show?",
+                      "What are the next steps?"),
+}
+HEADINGS = ("Overview", "Highlights", "Observations", "Context", "Next steps", "Reflections")
+
+
+@narrator("email_notice")
+def email_notice(context: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A newsletter, receipt or notice from an organisation (no personal facts)."""
+    kind, sender, topic = context["kind"], context["sender"]["name"], context["topic"]
+    subject = rng.choice(NOTICE_SUBJECTS[kind]).format(s=sender, t=topic)
+    name = context["recipient"]["name"].split()[0]
+    if kind == "newsletter":
+        items = rng.sample(NEWS_ITEMS, 3)
+        core = "In this issue:\n\n" + "\n".join(f"- {capital(i)}" for i in items)
+    elif kind == "receipt":
+        core = f"Thank you for your purchase. This email confirms {topic}. Your items will be ready shortly."
+    else:
+        core = f"We would like to let you know about {topic}. " + " ".join(rng.sample(NOTICE_LINES, 2))
+    body = "\n\n".join([f"Hello {name},", core, rng.choice(NOTICE_LINES), f"The {sender} team"])
+    return {"subject": subject[:200], "body": body}
+
+
+@narrator("journal")
+def journal(context: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A Markdown journal entry: one section per event with its facts and a feeling, in the persona's voice."""
+    style = context["style"]
+    parts = [voiced(lead_in(capital(rng.choice(JOURNAL_OPENERS[band(style)])), style, rng), style, rng)]
+    for event in context["events"]:
+        said = [fact_sentence(f, FACT_FRAMES, rng) for f in event["facts"]]
+        verb = "managed to" if event["valence"] == "positive" else "tried to"
+        text = " ".join([f"Today I {verb} {event['title']}."] + said + [rng.choice(FEELINGS[event["valence"]])])
+        parts.append(f"## {capital(event['title'])}\n\n{voiced(text, style, rng)}")
+    if extra_sentences(style, rng) >= 2:
+        parts.append(f"Mood tonight: {context['mood']}.")
+    return {"title": f"Journal, {context['date']}", "body": "\n\n".join(parts)}
+
+
+@narrator("report_questions")
+def report_questions(context: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """Two to four research questions the report should answer."""
+    bank = list(QUESTION_BANK[context["kind"]])
+    rng.shuffle(bank)
+    return {"questions": [q.format(t=context["topic"]) for q in bank[: rng.randint(2, min(4, len(bank)))]]}
+
+
+@narrator("report")
+def report(context: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A titled report: summary and one section per research question, numbers only from the table."""
+    table, kind = context["table"], context["kind"]
+    heads = rng.sample(HEADINGS, len(context["questions"]))
+    sections = [{"heading": h, "body": answer(q, table, rng)} for h, q in zip(heads, context["questions"], strict=True)]
+    if context["facts"]:
+        text = " ".join(fact_sentence(f, FACT_FRAMES, rng) for f in context["facts"])
+        sections.insert(0, {"heading": "What changed", "body": text})
+    title = {"review": "Review: {t}", "budget": "Household {t}", "training_log": "{T}",
+             "status_report": "Status report: {t}"}[kind].format(t=context["topic"], T=capital(context["topic"]))
+    if context.get("version", 1) > 1:
+        title += " (revised)"
+    summary = f"Prepared by {context['persona']['name']} on {context['date']}. " + rng.choice(
+        ("The table below has the figures.", "Figures are in the table at the end.", "Key numbers follow."))
+    return {"title": title, "summary": summary, "sections": sections}
+
+
+def answer(question: str, table: dict[str, Any], rng: random.Random) -> str:
+    """A short paragraph on one question, quoting at most the table's own total row."""
+    total = table["rows"][-1] if table["rows"] and table["rows"][-1][0] == "Total" else None
+    lead = rng.choice(("Looking at this question: ", "On this point: ", "In short: "))
+    fact = (f"the total row reads {', '.join(str(v) for v in total[1:])} "
+            f"for {', '.join(table['columns'][1:])}." if total else f"the table lists {len(table['rows'])} rows.")
+    filler = rng.choice(("Nothing here is alarming, but it is worth watching.",
+                         "The pattern matches the last few weeks.", "This is a useful baseline for next time."))
+    return f"{question} {lead}{fact} {filler}"
