@@ -6,7 +6,17 @@ STAMP  := $(VENV)/.installed
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export DO_NOT_TRACK := 1
 
-.PHONY: demo test lint bench clean install
+# Operations (deploy/README.md): a persistent Prefect server, the nightly deployment and its worker.
+PREFECT_PORT   ?= 4200
+LIFELOOM_HOME  ?= $(CURDIR)/.lifeloom
+LIFELOOM_TZ    ?= UTC
+LIFELOOM_POOL  ?= lifeloom-process
+RUNDIR         := $(LIFELOOM_HOME)/run
+UI_URL         := http://127.0.0.1:$(PREFECT_PORT)
+export LIFELOOM_HOME LIFELOOM_TZ LIFELOOM_POOL
+export LIFELOOM_ROOT := $(CURDIR)
+
+.PHONY: demo test lint bench clean install ui nightly stop
 
 install: $(STAMP)
 
@@ -27,6 +37,34 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+ui: $(STAMP)  ## start a persistent Prefect server on 127.0.0.1:$(PREFECT_PORT) (idempotent)
+	@mkdir -p $(RUNDIR)
+	@if curl -sf $(UI_URL)/api/health >/dev/null 2>&1; then echo "Prefect server already up"; else \
+	  PREFECT_SERVER_API_HOST=127.0.0.1 PREFECT_SERVER_API_PORT=$(PREFECT_PORT) \
+	  PREFECT_UI_API_URL=$(UI_URL)/api nohup $(BIN)/prefect server start >$(RUNDIR)/server.log 2>&1 & \
+	  echo $$! >$(RUNDIR)/server.pid; \
+	  for i in $$(seq 60); do curl -sf $(UI_URL)/api/health >/dev/null 2>&1 && break; sleep 1; done; \
+	  curl -sf $(UI_URL)/api/health >/dev/null || { echo "server did not start; see $(RUNDIR)/server.log"; exit 1; }; fi
+	@echo "Prefect UI: $(UI_URL)   (API: $(UI_URL)/api; export PREFECT_API_URL=$(UI_URL)/api)"
+
+nightly: ui  ## create the work pool, deploy deploy/prefect.yaml and start a process worker
+	@export PREFECT_API_URL=$(UI_URL)/api; \
+	$(BIN)/prefect work-pool inspect $(LIFELOOM_POOL) >/dev/null 2>&1 || \
+	  $(BIN)/prefect work-pool create $(LIFELOOM_POOL) --type process >/dev/null; \
+	$(BIN)/prefect --no-prompt deploy --all --prefect-file deploy/prefect.yaml; \
+	if [ -f $(RUNDIR)/worker.pid ] && kill -0 $$(cat $(RUNDIR)/worker.pid) 2>/dev/null; then \
+	  echo "worker already running (pid $$(cat $(RUNDIR)/worker.pid))"; else \
+	  PATH=$(CURDIR)/$(BIN):$$PATH nohup $(BIN)/prefect worker start --pool $(LIFELOOM_POOL) --type process \
+	    >$(RUNDIR)/worker.log 2>&1 & echo $$! >$(RUNDIR)/worker.pid; \
+	  echo "worker started (pid $$(cat $(RUNDIR)/worker.pid), log $(RUNDIR)/worker.log)"; fi
+	@echo "nightly deployment: $(UI_URL)/deployments  (run now: PREFECT_API_URL=$(UI_URL)/api \
+	$(BIN)/prefect deployment run nightly/nightly)"
+
+stop:  ## stop the worker and the server that `make ui` / `make nightly` started
+	@for p in worker server; do f=$(RUNDIR)/$$p.pid; if [ -f $$f ]; then pid=$$(cat $$f); \
+	  kill -INT $$pid 2>/dev/null; for i in $$(seq 20); do kill -0 $$pid 2>/dev/null || break; sleep 0.5; done; \
+	  kill -TERM $$pid 2>/dev/null; echo "stopped $$p (pid $$pid)"; rm -f $$f; fi; done
 
 clean:
 	rm -rf .lifeloom build *.egg-info

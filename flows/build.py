@@ -4,6 +4,8 @@ concurrently and each stage waits only for its own inputs."""
 
 from __future__ import annotations
 
+import os
+import shutil
 from typing import Any
 
 from prefect import flow, get_run_logger, task
@@ -11,23 +13,12 @@ from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.cache_policies import NO_CACHE
 
 from flows import progress
-from flows.stages import (
-    Ctx,
-    dialogue_task,
-    profile_task,
-    questions_task,
-    review_task,
-    simulate_task,
-    sources_task,
-    verify_task,
-)
-from schemas.audit import Finding, GateResult
+from flows.fingerprint import gate_fingerprint
+from flows.stages import STAGE_TASKS, Ctx, Staged, stage_tasks
+from schemas.audit import GateResult
 from schemas.config import BuildConfig
-from schemas.corpus import Corpus
-from schemas.profile import Persona
-from schemas.qa import QuestionSet
 from schemas.release import Manifest, ReleaseRecord, RunRecord
-from schemas.world import World
+from schemas.tables import CORPUS_TABLES
 from tasks import profile
 from tasks.llm import prompts
 from tasks.llm.preflight import check_providers
@@ -49,50 +40,85 @@ class GateFailed(RuntimeError):
 
 
 @task(name="land", task_run_name="land {persona_id}", cache_policy=NO_CACHE, persist_result=False)
-def land_persona(ctx: Ctx, persona_id: str, persona: Persona, world: World, docs: Corpus, talk: Corpus,
-                 qset: QuestionSet, findings: list[Finding]) -> dict[str, int]:
-    """Write each of one persona's tables as its own Parquet partition; returns row counts."""
+def land_persona(ctx: Ctx, persona_id: str, persona: Staged, world: Staged, docs: Staged, talk: Staged,
+                 drafted: Staged, qset: Staged, findings: Staged) -> dict[str, int]:
+    """Write each of one persona's tables as its own Parquet partition under the current run; returns row
+    counts. Never cached: a stage result reused from the cache lands again here, its ledger rows marked
+    `cached` (the run's ledger lists every call its content rests on; `cached` says this run paid none)."""
+    w, d, t, q = world.value, docs.value, talk.value, qset.value
     tables = {
-        "personas": [persona],
-        "profile_snapshots": world.profile_snapshots,
-        "profile_ops": world.profile_ops,
-        "plans": world.plans,
-        "events": world.events,
-        "facts": world.facts,
-        "constraints": world.constraints,
-        "entities": world.entities,
-        "documents": docs.documents,
-        "chunks": docs.chunks,
-        "bullets": talk.bullets,
-        "sessions": talk.sessions,
-        "turns": talk.turns,
-        "questions": qset.questions,
-        "question_evidence": qset.evidence,
-        "verifier_findings": findings,
+        "personas": [persona.value],
+        "profile_snapshots": w.profile_snapshots,
+        "profile_ops": w.profile_ops,
+        "plans": w.plans,
+        "events": w.events,
+        "facts": w.facts,
+        "constraints": w.constraints,
+        "entities": w.entities,
+        "documents": d.documents,
+        "chunks": d.chunks,
+        "bullets": t.bullets,
+        "sessions": t.sessions,
+        "turns": t.turns,
+        "questions": q.questions,
+        "question_evidence": q.evidence,
+        "verifier_findings": findings.value,
     }
+    staged = dict(zip(STAGES, (persona, world, docs, talk, drafted, qset, findings), strict=False))
+    for staged_rows in (s.rows for s in staged.values()):
+        tables.update(staged_rows)
     for table, rows in tables.items():
         land_rows(ctx.layout, table, rows, ctx.run_id, persona_id)
-    progress.report("land", persona_id)
+    for stage, result in staged.items():
+        if result.ledger:
+            reused = result.origin_run != ctx.run_id
+            rows = [r.model_copy(update={"cached": True}) for r in result.ledger] if reused else result.ledger
+            land_rows(ctx.layout, "llm_calls", rows, ctx.run_id, persona_id, part=stage)
     return {table: len(rows) for table, rows in tables.items()}
 
 
-def submit_persona(ctx: Ctx, persona_id: str, seed_text: str):
+def submit_persona(ctx: Ctx, persona_id: str, seed_text: str, tasks: dict | None = None):
     """Submit one persona's branch; returns the future of its landing (row counts)."""
-    p = profile_task.submit(ctx, persona_id, seed_text)
-    w = simulate_task.submit(ctx, persona_id, p)
-    s = sources_task.submit(ctx, persona_id, p, w)
-    d = dialogue_task.submit(ctx, persona_id, p, w, s)
-    q = review_task.submit(ctx, persona_id, p, w, s, d, questions_task.submit(ctx, persona_id, p, w, s, d))
-    v = verify_task.submit(ctx, persona_id, p, w, s, d, q)
-    return land_persona.submit(ctx, persona_id, p, w, s, d, q, v)
+    t = tasks or STAGE_TASKS
+    p = _tracked(t["profile"].submit(ctx, persona_id, seed_text), "profile", persona_id)
+    w = _tracked(t["simulate"].submit(ctx, persona_id, p), "simulate", persona_id)
+    s = _tracked(t["sources"].submit(ctx, persona_id, p, w), "sources", persona_id)
+    d = _tracked(t["dialogue"].submit(ctx, persona_id, p, w, s), "dialogue", persona_id)
+    q0 = _tracked(t["questions"].submit(ctx, persona_id, p, w, s, d), "questions", persona_id)
+    q = _tracked(t["review"].submit(ctx, persona_id, p, w, s, d, q0), "review", persona_id)
+    v = _tracked(t["verify"].submit(ctx, persona_id, p, w, s, d, q), "verify", persona_id)
+    return _tracked(land_persona.submit(ctx, persona_id, p, w, s, d, q0, q, v), "land", persona_id)
 
 
-@task(name="gate", cache_policy=NO_CACHE, persist_result=False)
+def _tracked(future, stage: str, persona_id: str):
+    """Report the task's end to the progress sink (model calls, errors, cache hit) once it finishes."""
+
+    def done(f) -> None:
+        try:
+            result = f.result(raise_on_failure=False)  # the final state is known once the result is
+            state = f.state
+        except Exception:  # progress is best effort; the flow sees the real error
+            state, result = None, None
+        ledger = getattr(result, "ledger", []) or []
+        progress.report(progress.Event(
+            stage=stage, persona_id=persona_id, ok=bool(state and state.is_completed()),
+            calls=len(ledger), errors=sum(1 for r in ledger if r.outcome in ("error", "fallback")),
+            cached=bool(state and state.name == "Cached")))
+
+    future.add_done_callback(done)
+    return future
+
+
+@task(name="gate", task_run_name="gate {run_id}", cache_policy=NO_CACHE, persist_result=False)
 def gate(layout: Layout, run_id: str, config: BuildConfig) -> GateReport:
     """Run the release suites over the run's tables; land gate_results, write Data Docs, publish the report."""
     con = session(layout)
     try:
-        report = run_gates(con, run_id, config=config, docs_dir=layout.gate_docs(run_id))
+        key = gate_fingerprint(config, release.content_hashes(con, run_id, CORPUS_TABLES))
+        report = _cached_gates(layout, key, run_id)
+        if report is None:
+            report = run_gates(con, run_id, config=config, docs_dir=layout.gate_docs(run_id))
+            _save_gates(layout, key, report)
     finally:
         con.close()
     land_rows(layout, "gate_results", report.results, run_id)
@@ -100,8 +126,34 @@ def gate(layout: Layout, run_id: str, config: BuildConfig) -> GateReport:
     failed = [_failure_row(r) for r in report.failed()]
     if failed:
         create_table_artifact(key="failed-expectations", table=failed, description="Failed expectations")
-    progress.report("gate", "all")
+    progress.report(progress.Event("gate", "all", ok=report.success))
     return report
+
+
+def _gate_cache(layout: Layout, key: str):
+    return layout.prefect_cache / "gates" / f"{key}.json"
+
+
+def _cached_gates(layout: Layout, key: str, run_id: str) -> GateReport | None:
+    """The report of an earlier run whose gated tables had the same content (Data Docs copied over)."""
+    path = _gate_cache(layout, key)
+    try:
+        earlier = GateReport.model_validate_json(path.read_text())
+    except (OSError, ValueError):
+        return None
+    docs = layout.gate_docs(earlier.run_id)
+    if (docs / "index.html").is_file() and not layout.gate_docs(run_id).exists():
+        shutil.copytree(docs, layout.gate_docs(run_id))
+    get_run_logger().info("gates: tables equal to run %s's, reusing its report", earlier.run_id)
+    return earlier.model_copy(update={"run_id": run_id})
+
+
+def _save_gates(layout: Layout, key: str, report: GateReport) -> None:
+    path = _gate_cache(layout, key)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(report.model_dump_json(exclude={"success"}))
+    os.replace(tmp, path)
 
 
 def _failure_row(result: GateResult) -> dict[str, Any]:
@@ -109,17 +161,23 @@ def _failure_row(result: GateResult) -> dict[str, Any]:
             "sample": ", ".join(map(str, result.sample[:10]))}
 
 
-@task(name="freeze", cache_policy=NO_CACHE, persist_result=False)
+@task(name="freeze", task_run_name="freeze {run_id}", cache_policy=NO_CACHE, persist_result=False)
 def freeze_release(layout: Layout, config: BuildConfig, run_id: str, report: GateReport,
-                   version: str | None) -> ReleaseRecord:
-    """Freeze the run into a new, immutable release directory."""
+                   version: str | None, freeze_if_unchanged: bool = True) -> ReleaseRecord | str:
+    """Freeze the run into a new, immutable release directory. With `freeze_if_unchanged=False`, a run
+    whose combined content hash equals the newest release's freezes nothing and returns that release's
+    `name/version` instead."""
     con = session(layout)
     try:
         manifest = _manifest(con, layout, config, run_id, report, version)
     finally:
         con.close()
+    parent = release.parent_manifest(layout, config.name)
+    if not freeze_if_unchanged and parent is not None and parent.get("content_hash") == manifest.content_hash:
+        progress.report(progress.Event("freeze", "all", ok=True, cached=True))
+        return manifest.parent
     record = release.freeze(layout, manifest, docs=layout.gate_docs(run_id))
-    progress.report("freeze", "all")
+    progress.report(progress.Event("freeze", "all"))
     return record
 
 
@@ -143,14 +201,16 @@ def _manifest(con, layout: Layout, config: BuildConfig, run_id: str, report: Gat
         table_hashes=hashes,
         content_hash=release.combined_hash(hashes),
         gates=report.summary(),
-        withdrawals=release.withdrawals(con, run_id),
+        withdrawals=release.withdrawals(con, run_id), sources=release.source_counts(con, run_id),
         parent=f"{config.name}/{versions[-1]}" if versions else None,
     )
 
 
 @flow(name="build_corpus", flow_run_name="build {config.name}")
-def build_corpus(config: BuildConfig, home: str = ".lifeloom", version: str | None = None) -> dict[str, Any]:
-    """Build, gate and freeze one corpus; returns the run id, row counts, gate summary and release."""
+def build_corpus(config: BuildConfig, home: str = ".lifeloom", version: str | None = None,
+                 freeze_if_unchanged: bool = True) -> dict[str, Any]:
+    """Build, gate and freeze one corpus; returns the run id, row counts, gate summary and release
+    (None, with `matched` naming the release, when content is unchanged and `freeze_if_unchanged` is off)."""
     layout = prepare_home(home)
     check_providers(config)  # a missing key or unreachable endpoint stops here, before any stage runs
     if version is not None and layout.release_dir(config.name, version).exists():
@@ -165,19 +225,27 @@ def build_corpus(config: BuildConfig, home: str = ".lifeloom", version: str | No
     report = None
     try:
         ctx = Ctx(config, layout, run.run_id)
-        branches = [submit_persona(ctx, pid, seed) for pid, seed in zip(ids, profile.seed_texts(config), strict=True)]
+        tasks = stage_tasks(layout.prefect_cache)
+        seeds = zip(ids, profile.seed_texts(config), strict=True)
+        branches = [submit_persona(ctx, pid, seed, tasks) for pid, seed in seeds]
         counts = _sum_counts(b.result() for b in branches)
         report = gate(layout, run.run_id, config)
         if not report.success:
             raise GateFailed(report.failure_message())
-        record = freeze_release(layout, config, run.run_id, report, version)
+        frozen = freeze_release(layout, config, run.run_id, report, version, freeze_if_unchanged)
     except BaseException as exc:
         _finish(layout, run, "failed", f"{type(exc).__name__}: {exc}", counts, report, None)
         raise
-    _finish(layout, run, "succeeded", "", counts, report, record)
-    get_run_logger().info("released %s/%s at %s", record.name, record.version, record.path)
-    return {"run_id": run.run_id, "counts": counts, "gates": report.summary(),
-            "release": record.model_dump(mode="json")}
+    record = frozen if isinstance(frozen, ReleaseRecord) else None
+    matched = None if record else frozen
+    message = f"rebuild matched {matched}: content unchanged, nothing frozen" if matched else ""
+    _finish(layout, run, "succeeded", message, counts, report, record)
+    if record:
+        get_run_logger().info("released %s/%s at %s", record.name, record.version, record.path)
+    else:
+        get_run_logger().info(message)
+    return {"run_id": run.run_id, "counts": counts, "gates": report.summary(), "matched": matched,
+            "release": record.model_dump(mode="json") if record else None}
 
 
 def _sum_counts(per_persona) -> dict[str, int]:
@@ -209,6 +277,8 @@ def summary_markdown(run: RunRecord, counts: dict[str, int], report: GateReport 
     lines = [f"# Build `{run.run_id}`: {run.status}", ""]
     if record is not None:
         lines += [f"Released **{record.name}/{record.version}** at `{record.path}`", ""]
+    elif run.status == "succeeded":
+        lines += [f"No new release: {run.message}", ""]
     else:
         lines += [f"No release: {run.message}", ""]
     if report is not None:

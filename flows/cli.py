@@ -57,9 +57,11 @@ def build(
     config: Annotated[Path | None, typer.Option("--config", "-c", help="TOML config file.")] = None,
     home: HomeOpt = DEFAULT_HOME,
     version: Annotated[str | None, typer.Option(help="Release version (default: next vNNNN).")] = None,
+    runner: Annotated[str | None, typer.Option(help="Task runner: default, or dask (LocalCluster).")] = None,
+    dask_address: Annotated[str | None, typer.Option(help="Existing Dask scheduler (implies --runner dask).")] = None,
 ) -> None:
     """Build, gate and freeze a corpus with the build_corpus flow (Prefect local mode)."""
-    cfg = resolve_config(preset, config)
+    cfg = with_runner(resolve_config(preset, config), runner, dask_address)
     from tasks.llm.preflight import ProviderUnavailable, check_providers
     from warehouse.paths import HomeError, prepare_home
 
@@ -80,7 +82,26 @@ def build(
     result = run_build(cfg, layout, version, out)
     if result.error:
         fail(result.error, code=1)
+    if result.release_path is None:
+        out.print(f"Content unchanged: rebuild matched {result.matched}; nothing frozen.")
+        return
     _print_release(result.release_path)
+
+
+def with_runner(cfg: BuildConfig, runner: str | None, address: str | None) -> BuildConfig:
+    """The config with the CLI's runner choice applied (the config's [runner] table otherwise)."""
+    if runner not in (None, "default", "dask"):
+        fail(f"unknown runner {runner!r}; use default or dask")
+    if runner is None and address is None:
+        return cfg
+    kind = "dask" if address else runner
+    if kind == "dask":
+        import importlib.util
+
+        if importlib.util.find_spec("prefect_dask") is None:
+            fail("--runner dask needs prefect-dask: pip install prefect-dask")
+    update = {"kind": kind, "address": address or cfg.runner.address}
+    return cfg.model_copy(update={"runner": cfg.runner.model_copy(update=update)})
 
 
 def _command_name() -> str:

@@ -7,20 +7,34 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 
-_sink: Callable[[str, str], None] | None = None
+
+@dataclass(frozen=True)
+class Event:
+    """One finished task: a persona stage (or `gate`/`freeze` with persona `all`)."""
+
+    stage: str
+    persona_id: str
+    ok: bool = True
+    calls: int = 0
+    errors: int = 0
+    cached: bool = False
+
+
+_sink: Callable[[Event], None] | None = None
 _lock = threading.Lock()
 
 
-def attach(sink: Callable[[str, str], None] | None) -> None:
-    """Send (stage, persona_id) events to `sink` (None detaches)."""
+def attach(sink: Callable[[Event], None] | None) -> None:
+    """Send each Event to `sink` (None detaches)."""
     global _sink
     with _lock:
         _sink = sink
 
 
-def report(stage: str, persona_id: str) -> None:
+def report(event: Event) -> None:
     with _lock:
         sink = _sink
     if sink is not None:
-        sink(stage, persona_id)
+        sink(event)

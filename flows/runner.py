@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.table import Table
 
 from flows import progress
 from schemas.config import BuildConfig
@@ -17,25 +18,90 @@ from warehouse.paths import Layout
 class BuildOutcome:
     release_path: Path | None = None
     error: str | None = None
+    matched: str | None = None
+    result: dict = field(default_factory=dict)
+
+
+@dataclass
+class Tally:
+    """What the progress display counts: model calls, errors (error or fallback outcomes), cache hits."""
+
+    calls: int = 0
+    errors: int = 0
+    cached: int = 0
+    failed: int = 0
+
+    def add(self, event: progress.Event) -> None:
+        if not event.cached:  # a cached stage's calls were paid by an earlier run
+            self.calls += event.calls
+            self.errors += event.errors
+        self.cached += int(event.cached)
+        self.failed += int(not event.ok)
+
+    def line(self) -> str:
+        return f"calls {self.calls} · errors {self.errors} · cached {self.cached}"
+
+
+def build_flow(config: BuildConfig):
+    """`build_corpus`, on the task runner the config asks for (Dask for `runner.kind = "dask"`)."""
+    from flows.build import build_corpus
+
+    if config.runner.kind == "default":
+        return build_corpus
+    from prefect_dask import DaskTaskRunner
+
+    if config.runner.address:
+        runner = DaskTaskRunner(address=config.runner.address)
+    else:
+        runner = DaskTaskRunner(cluster_kwargs={"n_workers": config.runner.workers, "threads_per_worker": 2,
+                                                "dashboard_address": None})
+    return build_corpus.with_options(task_runner=runner)
 
 
 def run_build(config: BuildConfig, layout: Layout, version: str | None, console: Console) -> BuildOutcome:
-    """Build with a progress bar over persona stages; returns the release path or the failure."""
-    from flows.build import STAGES, build_corpus
+    """Build with a progress bar over persona stages (plus calls, errors and cache hits); ends with a
+    summary table; returns the release path (or the release it matched) or the failure."""
+    from flows.build import STAGES
     from tasks.profile import persona_ids
 
     total = len(persona_ids(config)) * len(STAGES) + 2  # + gate + freeze
     bar = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   TimeElapsedColumn(), console=console, transient=False)
-    job = bar.add_task(f"building {config.name}", total=total)
-    progress.attach(lambda stage, pid: bar.update(job, advance=1, description=f"{stage} {pid}"))
+                   TextColumn("{task.fields[tally]}"), TimeElapsedColumn(), console=console, transient=False)
+    tally = Tally()
+    job = bar.add_task(f"building {config.name}", total=total, tally=tally.line())
+
+    def sink(event: progress.Event) -> None:
+        tally.add(event)
+        bar.update(job, advance=1, description=f"{event.stage} {event.persona_id}", tally=tally.line())
+
+    progress.attach(sink)
     try:
         with bar:
             bar.update(job, description="starting Prefect")
-            result = build_corpus(config=config, home=str(layout.home), version=version)
+            result = build_flow(config)(config=config, home=str(layout.home), version=version)
             bar.update(job, description="done")
     except Exception as exc:  # the flow already recorded the failed run and its reasons
+        console.print(summary_table(layout, None, tally, f"failed: {exc}"))
         return BuildOutcome(error=f"build failed: {exc}")
     finally:
         progress.attach(None)
-    return BuildOutcome(release_path=Path(result["release"]["path"]))
+    rel = result.get("release")
+    where = rel["path"] if rel else f"none: rebuild matched {result.get('matched')}"
+    console.print(summary_table(layout, result, tally, where))
+    return BuildOutcome(release_path=Path(rel["path"]) if rel else None, matched=result.get("matched"),
+                        result=result)
+
+
+def summary_table(layout: Layout, result: dict | None, tally: Tally, release: str) -> Table:
+    """Rows per table, model calls, gate verdict and the release path (or why none)."""
+    table = Table("", "", title="build summary", show_header=False, title_justify="left")
+    counts = (result or {}).get("counts", {})
+    for name in sorted(counts):
+        table.add_row(name, str(counts[name]))
+    table.add_row("model calls", f"{tally.calls} ({tally.cached} stage results from cache, {tally.errors} errors)")
+    gates = (result or {}).get("gates")
+    if gates:
+        verdict = "passed" if not gates.get("failed") else "FAILED"
+        table.add_row("gates", f"{verdict}: {gates.get('passed')} of {gates.get('expectations')} expectations")
+    table.add_row("release", release)
+    return table

@@ -1,30 +1,49 @@
 """Prefect tasks around the pure stage functions: one task per persona and stage.
 
-Each task builds its own gateway (sharing the on-disk call cache), calls one stage function, lands
-the ledger rows of the model calls it made, and returns the stage's value. No stage logic here.
+Each task builds its own gateway (sharing the on-disk call cache), calls one stage function and
+returns a `Staged`: the stage's value, the ledger rows of the model calls it made, any extra rows to
+land, the value's content digest and the run that computed it. Tasks land nothing themselves: the
+non-cached `land` task writes every row under the current run id, so a stage result reused from the
+cache (`flows/fingerprint.py` builds its key) lands again, correctly, in the new run. No stage logic here.
 """
 
 from __future__ import annotations
 
+import hashlib
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
-from prefect import task
-from prefect.cache_policies import NO_CACHE
+import pydantic_core
+from prefect import Task, get_run_logger, task
 
-from flows import progress
-from schemas.audit import Finding
+from flows.fingerprint import stage_fingerprint
 from schemas.config import BuildConfig
 from schemas.corpus import Corpus
-from schemas.profile import Persona
-from schemas.qa import QuestionSet
-from schemas.world import World
 from tasks import dialogue, loop, profile, qa_review, questions, sources, verify
 from tasks.llm.cache import CallCache
 from tasks.llm.gateway import Gateway
-from warehouse.parquet import land_rows
 from warehouse.paths import Layout
 
-STAGE_OPTIONS: dict[str, Any] = dict(retries=2, retry_delay_seconds=1, cache_policy=NO_CACHE, persist_result=False)
+HEARTBEAT_S = 10.0
+"""A stage running longer than this logs its progress (model calls so far) to the Prefect log."""
+
+
+class Staged:
+    """One stage's output for one persona, as cached: value plus what must land with it.
+
+    A plain class on purpose (not a dataclass or pydantic model): Prefect walks dataclasses and models
+    passed as task arguments looking for futures, which costs seconds on a persona-year of turns."""
+
+    __slots__ = ("value", "origin_run", "ledger", "rows", "digest")
+
+    def __init__(self, value: Any, origin_run: str, ledger: list | None = None,
+                 rows: dict[str, list] | None = None) -> None:
+        self.value, self.origin_run = value, origin_run
+        self.ledger, self.rows = ledger or [], rows or {}
+        self.digest = hashlib.sha256(pydantic_core.to_json(value)).hexdigest()
 
 
 class Ctx:
@@ -39,47 +58,76 @@ class Ctx:
         root = None if provider.name == "offline" else self.layout.llm_cache
         return Gateway(provider, cache=CallCache(root))
 
-    def done(self, stage: str, persona_id: str, gateway: Gateway | None = None) -> None:
-        """Land the stage's ledger rows (one llm_calls part per persona and stage) and report progress."""
-        if gateway is not None:
-            land_rows(self.layout, "llm_calls", gateway.drain_ledger(), self.run_id, persona_id, part=stage)
-        progress.report(stage, persona_id)
+
+def _key(stage: str):
+    """A Prefect cache_key_fn for `stage` (run id deliberately left out, see flows/fingerprint.py)."""
+
+    def key(_context, parameters: dict[str, Any]) -> str:
+        ctx: Ctx = parameters["ctx"]
+        inputs = [v.digest for v in parameters.values() if isinstance(v, Staged)]
+        return stage_fingerprint(stage, ctx.config, parameters["persona_id"], inputs, parameters.get("seed_text"))
+
+    return key
 
 
-@task(name="profile", task_run_name="profile {persona_id}", **STAGE_OPTIONS)
-def profile_task(ctx: Ctx, persona_id: str, seed_text: str) -> Persona:
+def _stage_task(stage: str):
+    return task(name=stage, task_run_name=f"{stage} {{persona_id}}", retries=2, retry_delay_seconds=1,
+                cache_key_fn=_key(stage), persist_result=True, result_serializer="pickle")
+
+
+@contextmanager
+def heartbeat(stage: str, persona_id: str, gateway: Gateway | None = None):
+    """Log `stage persona: N model calls so far` every HEARTBEAT_S seconds while the block runs."""
+    logger = get_run_logger()
+    stop = threading.Event()
+    started = time.monotonic()
+
+    def beat() -> None:
+        while not stop.wait(HEARTBEAT_S):
+            calls = len(getattr(gateway, "_ledger", ())) if gateway is not None else 0
+            logger.info("%s %s: %.0f s, %d model calls so far", stage, persona_id, time.monotonic() - started, calls)
+
+    thread = threading.Thread(target=beat, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        logger.info("%s %s done in %.1f s", stage, persona_id, time.monotonic() - started)
+
+
+def _run(ctx: Ctx, stage: str, persona_id: str, gateway_name: str | None, fn, **rows) -> Staged:
+    gw = ctx.gateway(gateway_name) if gateway_name else None
+    with heartbeat(stage, persona_id, gw):
+        value = fn(gw) if gw is not None else fn()
+    return Staged(value=value, origin_run=ctx.run_id, ledger=gw.drain_ledger() if gw else [], rows=rows)
+
+
+@_stage_task("profile")
+def profile_task(ctx: Ctx, persona_id: str, seed_text: str) -> Staged:
     """Enrich a seed description into a six-dimension persona."""
-    gw = ctx.gateway("profile")
-    persona = profile.enrich_persona(ctx.config, persona_id, seed_text, gw)
-    ctx.done("profile", persona_id, gw)
-    return persona
+    return _run(ctx, "profile", persona_id, "profile",
+                lambda gw: profile.enrich_persona(ctx.config, persona_id, seed_text, gw))
 
 
-@task(name="simulate", task_run_name="simulate {persona_id}", **STAGE_OPTIONS)
-def simulate_task(ctx: Ctx, persona_id: str, persona: Persona) -> World:
+@_stage_task("simulate")
+def simulate_task(ctx: Ctx, persona_id: str, persona: Staged) -> Staged:
     """Run the LOOP simulator (plan, rollout, evolve, prune) over the configured days."""
-    gw = ctx.gateway("loop")
-    world = loop.simulate(ctx.config, persona, gw)
-    ctx.done("simulate", persona_id, gw)
-    return world
+    return _run(ctx, "simulate", persona_id, "loop", lambda gw: loop.simulate(ctx.config, persona.value, gw))
 
 
-@task(name="sources", task_run_name="sources {persona_id}", **STAGE_OPTIONS)
-def sources_task(ctx: Ctx, persona_id: str, persona: Persona, world: World) -> Corpus:
+@_stage_task("sources")
+def sources_task(ctx: Ctx, persona_id: str, persona: Staged, world: Staged) -> Staged:
     """Write the persona's external documents and chunk them."""
-    gw = ctx.gateway("sources")
-    docs = sources.write_emails(ctx.config, persona, world, gw)
-    ctx.done("sources", persona_id, gw)
-    return docs
+    return _run(ctx, "sources", persona_id, "sources",
+                lambda gw: sources.write_sources(ctx.config, persona.value, world.value, gw))
 
 
-@task(name="dialogue", task_run_name="dialogue {persona_id}", **STAGE_OPTIONS)
-def dialogue_task(ctx: Ctx, persona_id: str, persona: Persona, world: World, docs: Corpus) -> Corpus:
+@_stage_task("dialogue")
+def dialogue_task(ctx: Ctx, persona_id: str, persona: Staged, world: Staged, docs: Staged) -> Staged:
     """Turn each day's outcomes into bullets, sessions and turns."""
-    gw = ctx.gateway("dialogue")
-    talk = dialogue.write_dialogue(ctx.config, persona, world, docs.documents, gw)
-    ctx.done("dialogue", persona_id, gw)
-    return talk
+    return _run(ctx, "dialogue", persona_id, "dialogue",
+                lambda gw: dialogue.write_dialogue(ctx.config, persona.value, world.value, docs.value.documents, gw))
 
 
 def merged(docs: Corpus, talk: Corpus) -> Corpus:
@@ -87,29 +135,38 @@ def merged(docs: Corpus, talk: Corpus) -> Corpus:
                   bullets=talk.bullets, sessions=talk.sessions, turns=talk.turns)
 
 
-@task(name="questions", task_run_name="questions {persona_id}", **STAGE_OPTIONS)
-def questions_task(ctx: Ctx, persona_id: str, persona: Persona, world: World, docs: Corpus,
-                   talk: Corpus) -> QuestionSet:
+@_stage_task("questions")
+def questions_task(ctx: Ctx, persona_id: str, persona: Staged, world: Staged, docs: Staged,
+                   talk: Staged) -> Staged:
     """Compute questions, answers and evidence from the fact store."""
-    qset = questions.write_questions(ctx.config, persona, world, merged(docs, talk))
-    ctx.done("questions", persona_id)
-    return qset
+    return _run(ctx, "questions", persona_id, None, lambda: questions.write_questions(
+        ctx.config, persona.value, world.value, merged(docs.value, talk.value)))
 
 
-@task(name="review", task_run_name="review {persona_id}", **STAGE_OPTIONS)
-def review_task(ctx: Ctx, persona_id: str, persona: Persona, world: World, docs: Corpus, talk: Corpus,
-                qset: QuestionSet) -> QuestionSet:
-    """QA-review every question; land one question_reviews row each; return the kept questions."""
-    kept, reviews = qa_review.review_questions(persona, world, merged(docs, talk), qset)
-    land_rows(ctx.layout, "question_reviews", reviews, ctx.run_id, persona_id)
-    ctx.done("review", persona_id)
-    return kept
+@_stage_task("review")
+def review_task(ctx: Ctx, persona_id: str, persona: Staged, world: Staged, docs: Staged, talk: Staged,
+                qset: Staged) -> Staged:
+    """QA-review every question; the kept questions, with one question_reviews row each to land."""
+    with heartbeat("review", persona_id):
+        kept, reviews = qa_review.review_questions(persona.value, world.value, merged(docs.value, talk.value),
+                                                   qset.value)
+    return Staged(value=kept, origin_run=ctx.run_id, rows={"question_reviews": reviews})
 
 
-@task(name="verify", task_run_name="verify {persona_id}", **STAGE_OPTIONS)
-def verify_task(ctx: Ctx, persona_id: str, persona: Persona, world: World, docs: Corpus, talk: Corpus,
-                qset: QuestionSet) -> list[Finding]:
+@_stage_task("verify")
+def verify_task(ctx: Ctx, persona_id: str, persona: Staged, world: Staged, docs: Staged, talk: Staged,
+                qset: Staged) -> Staged:
     """Audit the persona's stages; findings are landed, errors are gated."""
-    findings = verify.verify_persona(persona, world, merged(docs, talk), qset)
-    ctx.done("verify", persona_id)
-    return findings
+    return _run(ctx, "verify", persona_id, None, lambda: verify.verify_persona(
+        persona.value, world.value, merged(docs.value, talk.value), qset.value))
+
+
+STAGE_TASKS: dict[str, Task] = {
+    "profile": profile_task, "simulate": simulate_task, "sources": sources_task, "dialogue": dialogue_task,
+    "questions": questions_task, "review": review_task, "verify": verify_task,
+}
+
+
+def stage_tasks(cache_dir: Path) -> dict[str, Task]:
+    """The stage tasks with their results persisted under `cache_dir` (the data root's Prefect cache)."""
+    return {name: t.with_options(result_storage=cache_dir) for name, t in STAGE_TASKS.items()}

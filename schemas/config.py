@@ -50,7 +50,10 @@ class LoopOptions(_Strict):
 
 class SourceOptions(_Strict):
     email_probability: float = Field(0.6, ge=0, le=1, description="chance an event yields an email")
-    chunk_tokens: int = Field(120, ge=20)
+    chunk_tokens: int = Field(500, ge=20, description="chunk budget in cl100k_base tokens (RHELM: 500)")
+    chunk_overlap: int = Field(50, ge=0, description="tokens repeated from the previous chunk (RHELM: 50)")
+    reply_probability: float = Field(0.4, ge=0, le=1, description="chance a personal email gets a reply")
+    report_period_days: int = Field(14, ge=1, description="days covered by each periodic report")
 
 
 class DialogueOptions(_Strict):
@@ -85,8 +88,8 @@ class GateOptions(_Strict):
     characteristic_floors: dict[str, int] = Field(
         default_factory=lambda: {"state_dependent_attribute": 1, "implicit_temporal_lookup": 1}
     )
-    source_type_floors: dict[str, int] = Field(default_factory=lambda: {"email": 1})
-    format_floors: dict[str, int] = Field(default_factory=lambda: {"txt": 1})
+    source_type_floors: dict[str, int] = Field(default_factory=lambda: {"email": 1, "journal": 1, "report": 1})
+    format_floors: dict[str, int] = Field(default_factory=lambda: {"txt": 1, "md": 1, "html": 1})
     dialogue_category_floors: dict[str, int] = Field(default_factory=lambda: dict(DIALOGUE_CATEGORY_FLOORS))
     max_fallback_share: float = Field(0.2, ge=0, le=1, description="largest share of llm_calls ending in fallback")
     outcome_tolerance: float = Field(0.2, ge=0, le=1, description="allowed |positive share - rollout_p|")
@@ -97,6 +100,14 @@ class GateOptions(_Strict):
     domain_quotas: dict[str, int] = Field(
         default_factory=dict, description="domain -> least questions over that domain's personas"
     )
+
+
+class RunnerOptions(_Strict):
+    """How persona branches run: Prefect's default thread pool, or Dask (a LocalCluster, or `address`)."""
+
+    kind: Literal["default", "dask"] = "default"
+    address: str | None = Field(None, description="an existing Dask scheduler, e.g. tcp://10.0.0.5:8786")
+    workers: int = Field(2, ge=1, description="LocalCluster workers when no address is given")
 
 
 class BuildConfig(_Strict):
@@ -114,6 +125,7 @@ class BuildConfig(_Strict):
     provider: ProviderConfig = ProviderConfig()
     stages: StageOptions = StageOptions()
     gates: GateOptions = GateOptions()
+    runner: RunnerOptions = RunnerOptions()
 
     @model_validator(mode="after")
     def _seed_file_exists(self) -> BuildConfig:
@@ -129,7 +141,8 @@ class BuildConfig(_Strict):
         return self.stages.providers.get(stage, self.provider)
 
     def canonical_json(self) -> str:
-        return json.dumps(self.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+        # the runner decides where stages run, never what they produce
+        return json.dumps(self.model_dump(mode="json", exclude={"runner"}), sort_keys=True, separators=(",", ":"))
 
     def config_hash(self) -> str:
         return hashlib.sha256(self.canonical_json().encode()).hexdigest()[:16]

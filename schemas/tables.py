@@ -9,6 +9,7 @@ table also carries `run_id`.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 import types
 import typing
@@ -102,6 +103,7 @@ def arrow_schema(model: type[BaseModel]) -> pa.Schema:
     return pa.schema(fields)
 
 
+@functools.cache  # called for every row and column when landing
 def is_json_column(model: type[BaseModel], column: str) -> bool:
     """True when the column is stored as a JSON string (dicts, nested models, lists of non-strings)."""
     hints = typing.get_type_hints(model)
@@ -122,10 +124,12 @@ def to_record(row: BaseModel, run_id: str) -> dict[str, Any]:
     model = type(row)
     out: dict[str, Any] = {"run_id": run_id}
     data = row.model_dump(mode="python")
+    as_json = None
     for name in model.model_fields:
         value = data[name]
         if is_json_column(model, name):
-            value = json.dumps(row.model_dump(mode="json")[name], sort_keys=True, ensure_ascii=False)
+            as_json = as_json if as_json is not None else row.model_dump(mode="json")
+            value = json.dumps(as_json[name], sort_keys=True, ensure_ascii=False)
         elif isinstance(value, dt.datetime):
             value = value.astimezone(dt.UTC)
         out[name] = value

@@ -7,6 +7,7 @@
     <home>/gate_docs/<run>/                                            Data Docs of a run's gates
     <home>/configs/<run>.json                                          the config of each run
     <home>/cache/llm/                                                  the model-call cache
+    <home>/cache/prefect/                                              cached stage results
 """
 
 from __future__ import annotations
@@ -40,6 +41,11 @@ class Layout:
     @property
     def llm_cache(self) -> Path:
         return self.home / "cache" / "llm"
+
+    @property
+    def prefect_cache(self) -> Path:
+        """Persisted stage results, keyed by their fingerprint (flows/fingerprint.py)."""
+        return self.home / "cache" / "prefect"
 
     def table_dir(self, table: str) -> Path:
         return self.tables / table

@@ -76,6 +76,19 @@ def ledger_totals(con: duckdb.DuckDBPyConnection, run_id: str) -> dict:
             "cached": cached, "outcomes": outcomes, "by_stage_model": ledger_by_stage_model(con, run_id)}
 
 
+def source_counts(con: duckdb.DuckDBPyConnection, run_id: str) -> dict:
+    """Documents of the run by source type, by format and by both (`email/txt`), plus the total."""
+    rows = con.execute("select source_type, format, count(*) from documents where run_id = ? group by 1, 2 "
+                       "order by 1, 2", [run_id]).fetchall()
+    by_type: dict[str, int] = {}
+    by_format: dict[str, int] = {}
+    for kind, fmt, n in rows:
+        by_type[kind] = by_type.get(kind, 0) + n
+        by_format[fmt] = by_format.get(fmt, 0) + n
+    return {"total": sum(n for *_, n in rows), "by_type": by_type, "by_format": by_format,
+            "by_type_format": {f"{k}/{f}": n for k, f, n in rows}}
+
+
 def existing_versions(layout: Layout, name: str) -> list[str]:
     folder = layout.releases / name
     if not folder.is_dir():
@@ -104,6 +117,14 @@ def clean_staging(layout: Layout, name: str) -> list[str]:
         shutil.rmtree(path, ignore_errors=True)
         gone.append(path.name)
     return gone
+
+
+def parent_manifest(layout: Layout, name: str) -> dict | None:
+    """The manifest of the newest release of `name`, or None when there is none."""
+    versions = existing_versions(layout, name)
+    if not versions:
+        return None
+    return json.loads((layout.release_dir(name, versions[-1]) / "manifest.json").read_text())
 
 
 def next_version(layout: Layout, name: str) -> str:

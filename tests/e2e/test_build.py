@@ -85,6 +85,7 @@ def test_cli_build_prints_release_and_queries(tmp_path):
     result = CliRunner().invoke(app, ["build", "--preset", "tiny", "--home", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert "releases/tiny/v0001" in result.output and "lifeloom sql" in result.output
+    assert "build summary" in result.output and "model calls" in result.output and "passed: " in result.output
     rows = CliRunner().invoke(app, ["sql", "select count(*) as n from latest.questions", "--home", str(tmp_path),
                                     "--format", "csv"])
     assert rows.exit_code == 0 and rows.output.splitlines()[0] == "n" and int(rows.output.splitlines()[1]) > 0

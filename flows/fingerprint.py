@@ -1,0 +1,179 @@
+"""Stage-cache fingerprints: what a persona stage's output depends on, hashed into a Prefect cache key.
+
+A stage result is reused only when all of these are equal (see README "Operations"):
+
+- the stage name and its `STAGE_VERSIONS` constant (bump it for a change the code hash cannot see);
+- the source of the stage module and every project module it imports, transitively (`code_digest`),
+  plus the package data under tasks/data: any code edit in that closure re-runs the stage;
+- the config subset the stage reads (`config_subset`): the world settings, the options of this and
+  upstream stages, the seed file's content; never `name` or `gates`, which change no stage output;
+- the stage's effective provider: name, model, endpoint and generation parameters (not rate limits);
+- the hashes of the prompt templates the stage renders (`STAGE_PROMPTS`);
+- the persona id, its seed text and the content digests of the upstream stage results.
+
+The run id is never part of a key: a later run (or the rerun of a killed one) reuses the results.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import hashlib
+import importlib.util
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+from schemas.config import BuildConfig
+from tasks.llm import prompts
+
+PROJECT_PACKAGES = ("tasks", "schemas", "validation")
+"""Only these packages' modules count in a code closure (flows/ and warehouse/ do no stage or gate work)."""
+
+STAGE_MODULES = {
+    "profile": "tasks.profile",
+    "simulate": "tasks.loop",
+    "sources": "tasks.sources",
+    "dialogue": "tasks.dialogue",
+    "questions": "tasks.questions",
+    "review": "tasks.qa_review",
+    "verify": "tasks.verify",
+}
+
+STAGE_VERSIONS = {stage: 1 for stage in STAGE_MODULES}
+"""Bump a stage's number to invalidate its cached results when the code hash cannot see the change."""
+
+STAGE_GATEWAYS = {"profile": "profile", "simulate": "loop", "sources": "sources", "dialogue": "dialogue"}
+"""The gateway (provider) name each model-calling stage uses; other stages make no model calls."""
+
+STAGE_PROMPTS = {
+    "profile": ("profile",),
+    "simulate": ("outcome",),
+    "sources": ("email", "email_notice", "journal", "report_questions", "report"),
+    "dialogue": ("user_turn_initial", "user_turn_followup", "assistant_turn"),
+}
+"""Prompt templates each stage renders; tests check every template in prompts/ belongs to a stage."""
+
+_STAGE_OPTIONS = {
+    "profile": (),
+    "simulate": ("loop",),
+    "sources": ("loop", "sources"),
+    "dialogue": ("loop", "sources", "dialogue"),
+}
+_ALL_OPTIONS = ("loop", "sources", "dialogue", "questions")
+_WORLD_FIELDS = ("seed", "personas", "domain", "start_date", "days", "rollout_p", "prune_interval")
+_GENERATION_FIELDS = ("name", "model", "base_url", "temperature", "max_output_tokens")
+
+
+def _digest(data: Any) -> str:
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def config_subset(config: BuildConfig, stage: str) -> dict[str, Any]:
+    """The part of the config that can change `stage`'s output."""
+    dumped = config.model_dump(mode="json")
+    subset = {k: dumped[k] for k in _WORLD_FIELDS}
+    subset["options"] = {o: dumped["stages"][o] for o in _STAGE_OPTIONS.get(stage, _ALL_OPTIONS)}
+    if config.seed_file is not None:
+        subset["seed_file"] = hashlib.sha256(config.seed_file.read_bytes()).hexdigest()
+    if stage in STAGE_GATEWAYS:
+        provider = config.provider_for(STAGE_GATEWAYS[stage]).model_dump(mode="json")
+        subset["provider"] = {k: provider[k] for k in _GENERATION_FIELDS}
+    return subset
+
+
+def _module_file(name: str) -> Path | None:
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    return Path(spec.origin) if spec and spec.origin and spec.origin.endswith(".py") else None
+
+
+def _imports(name: str, path: Path) -> set[str]:
+    """Project modules `name` imports (a `from pkg import mod` counts `pkg.mod` when it is a module)."""
+    found: set[str] = set()
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = f"{parent}.{base}" if base else parent
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return {m for m in found if m.split(".")[0] in PROJECT_PACKAGES and _module_file(m) is not None}
+
+
+_LOCK = threading.Lock()  # ast.parse is not safe to call from several threads at once (CPython 3.11)
+
+
+def code_closure(module: str) -> tuple[str, ...]:
+    """`module` and every project module it imports, transitively, sorted."""
+    with _LOCK:
+        return _closure(module)
+
+
+@functools.cache
+def _closure(module: str) -> tuple[str, ...]:
+    seen: set[str] = set()
+    todo = [module]
+    while todo:
+        name = todo.pop()
+        path = _module_file(name)
+        if name in seen or path is None:
+            continue
+        seen.add(name)
+        parts = name.split(".")
+        todo.extend(".".join(parts[:i]) for i in range(1, len(parts)))  # parent packages' __init__
+        todo.extend(_imports(name, path) - seen)
+    return tuple(sorted(seen))
+
+
+def code_digest(module: str) -> str:
+    """SHA-256 over the sources of `module`'s closure and the package data under tasks/data."""
+    with _LOCK:
+        return _code_digest(module)
+
+
+@functools.cache
+def _code_digest(module: str) -> str:
+    digest = hashlib.sha256()
+    for name in _closure(module):
+        digest.update(name.encode() + b"\0" + _module_file(name).read_bytes() + b"\0")
+    data = _module_file("tasks").parent / "data"
+    for path in sorted(data.rglob("*")) if data.is_dir() else []:
+        if path.is_file():
+            digest.update(str(path.relative_to(data)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def stage_fingerprint(stage: str, config: BuildConfig, persona_id: str, inputs: list[str],
+                      extra: Any = None) -> str:
+    """The cache key of one persona stage: readable prefix, then a hash of everything it depends on."""
+    parts = {
+        "stage": stage,
+        "version": STAGE_VERSIONS[stage],
+        "code": code_digest(STAGE_MODULES[stage]),
+        "config": config_subset(config, stage),
+        "prompts": {name: prompts.prompt_hash(name) for name in STAGE_PROMPTS.get(stage, ())},
+        "persona": persona_id,
+        "inputs": inputs,
+        "extra": extra,
+    }
+    return f"{stage}-{persona_id}-{_digest(parts)[:40]}"
+
+
+GATE_VERSION = 1
+"""Bump to re-run the gates on content they already passed or failed."""
+
+
+def gate_fingerprint(config: BuildConfig, table_hashes: dict[str, str]) -> str:
+    """The gate report's cache key: content hashes of the gated tables, the config (thresholds and the
+    settings suites read, such as rollout_p) and the code of validation/. Equal keys give equal reports."""
+    parts = {"version": GATE_VERSION, "code": code_digest("validation.gates"), "tables": table_hashes,
+             "config": json.loads(config.canonical_json())}
+    return f"gates-{_digest(parts)[:40]}"

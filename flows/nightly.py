@@ -1,0 +1,98 @@
+"""`nightly`: rebuild a corpus, gate it, and freeze a new release only when its content changed.
+
+Deployed by deploy/prefect.yaml (cron 02:00 on a process work pool). Stage results come from the
+data root's cache (flows/fingerprint.py), so an unchanged night costs little; a night whose content
+equals the newest release freezes nothing and ends Completed with "rebuild matched name/vNNNN".
+Either way a `nightly-summary` artifact says what changed since the previous release, the gate
+verdict and the ledger totals. A failed gate fails the run; its summary then carries the failure
+message, and the build's own artifacts name the failed expectations.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from prefect import flow, get_run_logger
+from prefect.artifacts import create_markdown_artifact
+from prefect.states import Completed
+
+from schemas.config import BuildConfig, load_config_file, load_preset
+from warehouse import release
+from warehouse.diff import diff_releases
+from warehouse.paths import Layout, prepare_home
+
+
+def nightly_config(preset: str | None, config_file: str | None) -> BuildConfig:
+    """The config a nightly run builds: a TOML file when given, else a bundled preset."""
+    return load_config_file(Path(config_file)) if config_file else load_preset(preset or "demo")
+
+
+@flow(name="nightly", flow_run_name="nightly {preset}")
+def nightly(preset: str | None = "demo", config_file: str | None = None, home: str = ".lifeloom",
+            runner: str | None = None):
+    """Build, gate and (when content changed) freeze; publish the nightly summary artifact."""
+    from flows.runner import build_flow
+
+    config = nightly_config(preset, config_file)
+    if runner:
+        config = config.model_copy(update={"runner": config.runner.model_copy(update={"kind": runner})})
+    layout = prepare_home(home)
+    previous = _newest(layout, config.name)
+    try:
+        result = build_flow(config)(config=config, home=str(layout.home), freeze_if_unchanged=False)
+    except Exception as exc:
+        text = (f"# Nightly `{config.name}`: failed\n\nNo release.\n\n```\n{exc}\n```\n\nThe failed `build` "
+                "run's `failed-expectations` and `gate-report` artifacts say why.\n")
+        create_markdown_artifact(key="nightly-summary", markdown=text, description=f"Nightly {config.name}: failed")
+        raise
+    markdown = nightly_markdown(config.name, previous, result, layout)
+    create_markdown_artifact(key="nightly-summary", markdown=markdown, description=f"Nightly {config.name}")
+    if result["release"] is None:
+        message = f"rebuild matched {result['matched']}: content unchanged, no new release"
+        get_run_logger().info(message)
+        return Completed(message=message, data=result)
+    return result
+
+
+def _newest(layout: Layout, name: str) -> Path | None:
+    versions = release.existing_versions(layout, name)
+    return layout.release_dir(name, versions[-1]) if versions else None
+
+
+def nightly_markdown(name: str, previous: Path | None, result: dict[str, Any], layout: Layout) -> str:
+    """Verdict, what changed since the previous release, gate results and ledger totals."""
+    rel = result.get("release")
+    gates = result["gates"]
+    lines = [f"# Nightly `{name}`", ""]
+    if rel is None:
+        lines += [f"Rebuild matched **{result['matched']}**: content unchanged, nothing frozen.", ""]
+    else:
+        lines += [f"New release **{rel['name']}/{rel['version']}** at `{rel['path']}`", ""]
+    lines += [f"Gates: {gates['passed']} of {gates['expectations']} expectations passed", ""]
+    if rel is not None and previous is not None:
+        lines += _changes(previous, Path(rel["path"]))
+    elif rel is not None:
+        lines += ["First release of this corpus.", ""]
+    manifest_dir = Path(rel["path"]) if rel else previous
+    if manifest_dir is not None:
+        ledger = json.loads((manifest_dir / "manifest.json").read_text())["ledger"]
+        lines += ["## Ledger (release)", "", "| calls | cached | input tokens | output tokens | cost USD |",
+                  "|---:|---:|---:|---:|---:|",
+                  f"| {ledger['calls']} | {ledger['cached']} | {ledger['input_tokens']} | {ledger['output_tokens']} "
+                  f"| {ledger['cost_usd']} |", ""]
+    return "\n".join(lines)
+
+
+def _changes(previous: Path, current: Path) -> list[str]:
+    d = diff_releases(previous, current)
+    lines = [f"## Changes since {previous.parent.name}/{previous.name}", "",
+             f"Questions added: {len(d.added)}, removed: {len(d.removed)}, answers changed: "
+             f"{len(d.changed_answers)}", "", "| table | before | after |", "|---|---:|---:|"]
+    lines += [f"| {t} | {a} | {b} |" for t, (a, b) in d.row_counts.items() if a != b]
+    if all(a == b for a, b in d.row_counts.values()):
+        lines += ["| (row counts unchanged) | | |"]
+    for qid, old, new in d.changed_answers[:10]:
+        lines.append(f"- `{qid}`: {old!r} → {new!r}")
+    return lines + [""]

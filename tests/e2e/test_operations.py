@@ -1,0 +1,118 @@
+"""Operations: stage caching, crash resume (SIGKILL then rerun), the Dask runner and the nightly flow."""
+
+import json
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from flows import fingerprint, progress
+from flows.build import build_corpus
+from flows.nightly import nightly
+from schemas.config import load_preset
+from warehouse.catalog import open_catalog
+from warehouse.paths import Layout
+
+
+def manifest(path) -> dict:
+    return json.loads((Path(path) / "manifest.json").read_text())
+
+
+def build_with_events(home) -> tuple[dict, list[progress.Event]]:
+    events: list[progress.Event] = []
+    progress.attach(events.append)
+    try:
+        return build_corpus(config=load_preset("tiny"), home=str(home)), events
+    finally:
+        progress.attach(None)
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """An uninterrupted tiny build (in-process) and its stage events."""
+    home = tmp_path_factory.mktemp("reference")
+    result, events = build_with_events(home)
+    return home, result, events
+
+
+def test_unchanged_rebuild_reuses_every_stage_and_relands_under_the_new_run(reference):
+    home, first, cold = reference
+    second, warm = build_with_events(home)
+    stages = [e for e in warm if e.stage not in ("land", "gate", "freeze")]
+    assert stages and all(e.cached for e in stages)
+    assert not any(e.cached for e in cold)
+    a, b = manifest(first["release"]["path"]), manifest(second["release"]["path"])
+    assert a["table_hashes"] == b["table_hashes"]
+    assert b["ledger"]["calls"] == a["ledger"]["calls"] and b["ledger"]["cached"] == b["ledger"]["calls"]
+    con = open_catalog(Layout(home))
+    assert con.execute("select run_id from latest.runs").fetchone() == (second["run_id"],)
+    dupes = con.execute("select count(*) - count(distinct question_id) from latest.questions").fetchone()[0]
+    assert dupes == 0
+
+
+def test_a_stage_version_bump_reruns_that_stage_only(reference, monkeypatch):
+    home, _, _ = reference
+    monkeypatch.setitem(fingerprint.STAGE_VERSIONS, "verify", fingerprint.STAGE_VERSIONS["verify"] + 1)
+    _, events = build_with_events(home)
+    by_stage = {e.stage: e.cached for e in events if e.persona_id == "p0000"}
+    assert by_stage["verify"] is False
+    assert all(by_stage[s] for s in ("profile", "simulate", "sources", "dialogue", "questions", "review"))
+
+
+@pytest.mark.server
+def test_sigkilled_build_resumes_to_the_same_content(reference, prefect_server, lifeloom_cmd, tmp_path):
+    _, ref, _ = reference
+    home = tmp_path / "home"
+    argv, env = lifeloom_cmd(["build", "--preset", "tiny", "--home", str(home)], prefect_server)
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    cache, deadline = home / "cache" / "prefect", time.monotonic() + 120
+    while len(list(cache.glob("*-p0*"))) < 5:  # some of the 14 stage results are done
+        assert proc.poll() is None and time.monotonic() < deadline, "the build ended before it could be killed"
+        time.sleep(0.02)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert not (home / "releases" / "tiny").exists()
+
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stdout + done.stderr
+    resumed = manifest(home / "releases" / "tiny" / "v0001")
+    reference_manifest = manifest(ref["release"]["path"])
+    assert resumed["table_hashes"] == reference_manifest["table_hashes"]
+    assert resumed["content_hash"] == reference_manifest["content_hash"]
+    assert resumed["ledger"]["calls"] == reference_manifest["ledger"]["calls"]
+    assert resumed["ledger"]["cached"] > 0  # calls of restored stages were not made again
+    con = open_catalog(Layout(home))
+    statuses = sorted(s for (s,) in con.execute("select status from runs").fetchall())
+    assert statuses == ["running", "succeeded"]  # the killed run never finished; latest skips it
+    assert con.execute("select run_id from latest.runs").fetchone() == (resumed["run_id"],)
+    for table, key in (("questions", "question_id"), ("turns", "turn_id"), ("llm_calls", "call_key, stage")):
+        n, distinct = con.execute(f"select count(*), count(distinct ({key})) from latest.{table}").fetchone()
+        assert n == distinct > 0, table
+
+
+@pytest.mark.server
+def test_dask_runner_gives_the_default_runners_content(reference, prefect_server, lifeloom_cmd, tmp_path):
+    pytest.importorskip("prefect_dask")
+    _, ref, _ = reference
+    argv, env = lifeloom_cmd(["build", "--preset", "tiny", "--runner", "dask", "--home", str(tmp_path)],
+                             prefect_server)
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stdout + done.stderr
+    dask = manifest(tmp_path / "releases" / "tiny" / "v0001")
+    assert dask["config"]["runner"]["kind"] == "dask"
+    assert dask["table_hashes"] == manifest(ref["release"]["path"])["table_hashes"]
+
+
+def test_nightly_freezes_only_when_content_changed(tmp_path):
+    first = nightly(preset="tiny", home=str(tmp_path))
+    assert first["release"]["version"] == "v0001"
+    again = nightly(preset="tiny", home=str(tmp_path))
+    assert again["release"] is None and again["matched"] == "tiny/v0001"
+    assert sorted(p.name for p in (tmp_path / "releases" / "tiny").iterdir()) == ["v0001"]
+    con = open_catalog(Layout(tmp_path))
+    message = con.execute("select message from latest.runs").fetchone()[0]
+    assert "matched tiny/v0001" in message
