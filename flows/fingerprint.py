@@ -105,7 +105,15 @@ def _imports(name: str, path: Path) -> set[str]:
                 base = f"{parent}.{base}" if base else parent
             found.add(base)
             found.update(f"{base}.{alias.name}" for alias in node.names)
+    if "import_module(" in path.read_text():  # loads modules by name: count its whole package
+        found.update(_package_modules(package, path))
     return {m for m in found if m.split(".")[0] in PROJECT_PACKAGES and _module_file(m) is not None}
+
+
+def _package_modules(package: str, path: Path) -> set[str]:
+    """Every module of the package `path` lives in (for modules that import their siblings by name)."""
+    folder = path.parent
+    return {f"{package}.{p.stem}" if p.stem != "__init__" else package for p in folder.glob("*.py")}
 
 
 _LOCK = threading.Lock()  # ast.parse is not safe to call from several threads at once (CPython 3.11)

@@ -66,3 +66,23 @@ def test_code_closure_follows_project_imports():
     assert {"tasks.loop", "tasks.evolve", "tasks.llm.gateway", "schemas.world"} <= set(closure)
     assert not any(m.startswith(("flows", "warehouse", "prefect")) for m in closure)
     assert "validation.gates" in fp.code_closure("validation.gates")
+
+
+def test_every_stage_or_gate_module_is_in_some_cache_key():
+    """Modules loaded by name (offline narrators, gate suites) must count too, or edits reuse stale results."""
+    import importlib
+    import pkgutil
+
+    from flows.fingerprint import STAGE_MODULES, code_closure
+
+    covered = set()
+    for module in [*STAGE_MODULES.values(), "validation.gates"]:
+        covered |= set(code_closure(module))
+    modules = set()
+    for package in ("tasks", "schemas", "validation"):
+        root = importlib.import_module(package)
+        modules |= {package} | {m.name for m in pkgutil.walk_packages(root.__path__, f"{package}.")}
+    not_stage_code = {"tasks.llm.preflight"}  # runs before the flow, produces no rows
+    assert modules - covered == not_stage_code
+    assert "tasks.llm.providers.narrators.corpus" in code_closure("tasks.dialogue")
+    assert "validation.leakage" in code_closure("validation.gates")
