@@ -213,20 +213,21 @@ def build_corpus(config: BuildConfig, home: str = ".lifeloom", version: str | No
     (None, with `matched` naming the release, when content is unchanged and `freeze_if_unchanged` is off)."""
     layout = prepare_home(home)
     check_providers(config)  # a missing key or unreachable endpoint stops here, before any stage runs
+    release.check_version_name(version)
     if version is not None and layout.release_dir(config.name, version).exists():
         raise release.ReleaseExists(f"release {config.name}/{version} already exists")
+    ids, seed_texts = profile.persona_ids(config), profile.seed_texts(config)  # a bad seed file stops here
     run = RunRecord(run_id=new_run_id(config.name), name=config.name, config_hash=config.config_hash(),
                     code_version=code_version(), started_at=release.utc_now(), status="running")
     record_run(layout, run)
     release.save_run_config(layout, run.run_id, config)
-    ids = profile.persona_ids(config)
     get_run_logger().info("run %s: %d personas over %d days", run.run_id, len(ids), config.days)
     counts: dict[str, int] = {}
     report = None
     try:
         ctx = Ctx(config, layout, run.run_id)
         tasks = stage_tasks(layout.prefect_cache)
-        seeds = zip(ids, profile.seed_texts(config), strict=True)
+        seeds = zip(ids, seed_texts, strict=True)
         branches = [submit_persona(ctx, pid, seed, tasks) for pid, seed in seeds]
         counts = _sum_counts(b.result() for b in branches)
         report = gate(layout, run.run_id, config)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -46,9 +47,16 @@ def resolve_config(preset: str | None, config: Path | None) -> BuildConfig:
     if preset and config:
         fail("give either --preset or --config, not both")
     try:
-        return load_config_file(config) if config else load_preset(preset or "demo")
+        cfg = load_config_file(config) if config else load_preset(preset or "demo")
     except ConfigError as exc:
         fail(str(exc))
+    from tasks.profile import SeedFileError, seed_texts
+
+    try:
+        seed_texts(cfg)  # a malformed seed file is a user error: one message, before anything starts
+    except SeedFileError as exc:
+        fail(str(exc))
+    return cfg
 
 
 @app.command()
@@ -74,6 +82,12 @@ def build(
         layout = prepare_home(home)
     except HomeError as exc:
         fail(str(exc))
+    from warehouse.release import check_version_name
+
+    try:
+        check_version_name(version)
+    except ValueError as exc:
+        fail(str(exc))
     if version and layout.release_dir(cfg.name, version).exists():
         fail(f"release {cfg.name}/{version} already exists; releases are never overwritten")
     _quiet_prefect()
@@ -85,7 +99,7 @@ def build(
     if result.release_path is None:
         out.print(f"Content unchanged: rebuild matched {result.matched}; nothing frozen.")
         return
-    _print_release(result.release_path)
+    _print_release(result.release_path, home)
 
 
 def with_runner(cfg: BuildConfig, runner: str | None, address: str | None) -> BuildConfig:
@@ -113,18 +127,19 @@ def _command_name() -> str:
     return os.path.relpath(sys.argv[0])
 
 
-def _print_release(path: Path) -> None:
+def _print_release(path: Path, home: Path) -> None:
     out.print(f"\n[bold green]Released[/] {path}", soft_wrap=True, highlight=False)
     out.print("Query it (the catalog opens read-only, so queries work while a build runs):")
+    where = "" if home == DEFAULT_HOME else f" --home {shlex.quote(str(home))}"
     for q in EXAMPLE_QUERIES:
-        out.print(f'  {_command_name()} sql "{q}"', highlight=False, soft_wrap=True)
+        out.print(f'  {_command_name()} sql "{q}"{where}', highlight=False, soft_wrap=True)
 
 
 @app.command()
 def sql(
     query: Annotated[str, typer.Argument(help="SQL over the catalog views (schema latest = last good run).")],
     home: HomeOpt = DEFAULT_HOME,
-    limit: Annotated[int, typer.Option(help="Rows to print at most.")] = 50,
+    limit: Annotated[int, typer.Option(min=1, help="Rows to print at most.")] = 50,
     fmt: Annotated[str, typer.Option("--format", help="table, csv or json.")] = "table",
 ) -> None:
     """Run a query against the warehouse catalog and print the result."""
@@ -133,13 +148,19 @@ def sql(
     from warehouse.catalog import CatalogMissing, open_catalog
     from warehouse.paths import Layout
 
+    if not query.strip():
+        fail("the query is empty")
+    if fmt not in ("table", "csv", "json"):
+        fail(f"unknown --format {fmt!r}; use table, csv or json")
     try:
         con = open_catalog(Layout(home.expanduser().absolute()))
     except CatalogMissing as exc:
         fail(str(exc))
     try:
         rel = con.execute(query)
-        columns = [d[0] for d in rel.description or []]
+        if rel.description is None:
+            fail("the statement returned no result set", code=1)
+        columns = [d[0] for d in rel.description]
         rows = rel.fetchmany(limit + 1)
     except duckdb.Error as exc:
         fail(f"query failed: {exc}", code=1)

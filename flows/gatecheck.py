@@ -13,8 +13,9 @@ from schemas.config import BuildConfig
 
 
 def latest_run(con) -> str | None:
-    """The most recently started run id, whatever its status."""
-    row = con.execute("select run_id from runs order by started_at desc, run_id desc limit 1").fetchone()
+    """The most recently started run that finished (succeeded or failed); a running build is skipped."""
+    row = con.execute("select run_id from runs where status <> 'running' "
+                      "order by started_at desc, run_id desc limit 1").fetchone()
     return row[0] if row else None
 
 

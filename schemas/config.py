@@ -11,8 +11,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+MODEL_STAGES = ("profile", "loop", "sources", "dialogue")
+"""The stages that call a model, by the names `[stages.providers.<stage>]` overrides use."""
 
 
 class ConfigError(ValueError):
@@ -41,6 +44,15 @@ class ProviderConfig(_Strict):
     breaker_threshold: int = Field(12, ge=1, description="consecutive failed requests that open the circuit")
     price_per_mtok_in: float = Field(0.0, ge=0, description="USD per million input tokens")
     price_per_mtok_out: float = Field(0.0, ge=0, description="USD per million output tokens")
+
+    @field_validator("base_url")
+    @classmethod
+    def _no_credentials_in_url(cls, value: str | None) -> str | None:
+        from urllib.parse import urlsplit
+
+        if value is not None and (urlsplit(value).username or urlsplit(value).password):
+            raise ValueError("base_url must not carry credentials; name the key's variable in api_key_env")
+        return value
 
 
 class LoopOptions(_Strict):
@@ -73,6 +85,15 @@ class StageOptions(_Strict):
     providers: dict[str, ProviderConfig] = Field(
         default_factory=dict, description="per-stage provider overrides, keyed by stage name"
     )
+
+    @field_validator("providers")
+    @classmethod
+    def _known_stages(cls, value: dict[str, ProviderConfig]) -> dict[str, ProviderConfig]:
+        unknown = sorted(set(value) - set(MODEL_STAGES))
+        if unknown:
+            raise ValueError(f"no model-calling stage named {', '.join(map(repr, unknown))}; "
+                             f"stages that call a model: {', '.join(MODEL_STAGES)}")
+        return value
 
 
 DIALOGUE_CATEGORY_FLOORS = {

@@ -99,7 +99,7 @@ def arrow_schema(model: type[BaseModel]) -> pa.Schema:
     """The Arrow schema of a table whose rows are `model`, plus the `run_id` column."""
     hints = typing.get_type_hints(model)
     fields = [pa.field("run_id", pa.string(), nullable=False)]
-    fields += [pa.field(name, _arrow_type(hints[name])) for name in model.model_fields]
+    fields += [pa.field(name, _arrow_type(hints[name])) for name in model.model_fields if name != "run_id"]
     return pa.schema(fields)
 
 

@@ -29,6 +29,12 @@ from warehouse.paths import Layout
 _VERSION = re.compile(r"^v(\d{4,})$")
 
 
+def check_version_name(version: str | None) -> None:
+    """Refuse a release version that is not `vNNNN` (it would escape releases/ or be invisible to listings)."""
+    if version is not None and not _VERSION.match(version):
+        raise ValueError(f"release version {version!r} must look like v0001 (v and at least four digits)")
+
+
 class ReleaseExists(RuntimeError):
     """Freezing would overwrite an existing release."""
 
@@ -158,7 +164,7 @@ def freeze(layout: Layout, manifest: Manifest, docs: Path | None = None) -> Rele
         raise
     record = ReleaseRecord(name=manifest.name, version=manifest.version, run_id=manifest.run_id,
                            created_at=manifest.created_at, content_hash=manifest.content_hash, path=str(target))
-    land_rows(layout, "releases", [record], f"{manifest.name}-{manifest.version}")
+    land_rows(layout, "releases", [record], manifest.run_id, part=f"{manifest.name}-{manifest.version}")
     return record
 
 
@@ -169,8 +175,9 @@ def _copy_tables(layout: Layout, run_id: str, staging: Path) -> list[str]:
         for table in RELEASE_TABLES:
             key = ", ".join(f'"{k}"' for k in TABLES[table].key)
             out = staging / f"{table}.parquet"
+            target = str(out).replace("'", "''")  # a data root may contain quotes
             con.execute(
-                f"copy (select * from {table} where run_id = ? order by {key}) to '{out}' "
+                f"copy (select * from {table} where run_id = ? order by {key}) to '{target}' "
                 "(format parquet, compression zstd)",
                 [run_id],
             )

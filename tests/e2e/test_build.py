@@ -50,6 +50,7 @@ def test_catalog_answers_queries_about_the_latest_run(tiny):
     assert late == 0
     assert con.execute("select count(*) from latest.gate_results where not success").fetchone() == (0,)
     assert con.execute("select count(distinct persona_id) from latest.personas").fetchone() == (2,)
+    assert con.execute("select version, run_id from latest.releases").fetchall() == [("v0001", result["run_id"])]
 
 
 def test_same_seed_same_content_other_seed_differs(tiny, tmp_path):

@@ -53,3 +53,22 @@ def test_sql_without_a_build(tmp_path):
 def test_presets_lists_demo():
     result = runner.invoke(app, ["presets"])
     assert result.exit_code == 0 and "demo: 3 personas, 60 days" in result.output
+
+
+def test_malformed_seed_file_is_one_message(tmp_path):
+    (tmp_path / "seeds.jsonl").write_text('{"seed": "a baker in Lyon"}\n{bad json\n')
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('name = "x"\nseed_file = "seeds.jsonl"\n')
+    result = _build("--config", str(cfg), "--home", str(tmp_path / "home"))
+    assert result.exit_code == 2 and "line 2" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "home").exists()
+
+
+def test_release_version_must_be_vnnnn(tmp_path):
+    result = _build("--preset", "tiny", "--home", str(tmp_path), "--version", "../../x")
+    assert result.exit_code == 2 and "must look like v0001" in result.output
+
+
+def test_sql_refuses_an_empty_query_and_unknown_format(tmp_path):
+    assert runner.invoke(app, ["sql", "  ", "--home", str(tmp_path)]).exit_code == 2
+    assert runner.invoke(app, ["sql", "select 1", "--format", "xml", "--home", str(tmp_path)]).exit_code == 2

@@ -56,3 +56,16 @@ def test_config_hash_tracks_content():
     a, b = load_preset("demo"), load_preset("demo")
     assert a.config_hash() == b.config_hash()
     assert a.model_copy(update={"seed": 8}).config_hash() != a.config_hash()
+
+
+def test_provider_override_for_an_unknown_stage_is_refused():
+    body = 'name = "x"\n[stages.providers.simulate]\nname = "anthropic"\nmodel = "m"\n'
+    with pytest.raises(ConfigError, match="no model-calling stage named 'simulate'.*loop"):
+        config_from_toml(body, "x.toml")
+
+
+def test_credentials_in_base_url_are_refused():
+    body = 'name = "x"\n[provider]\nname = "openai"\nmodel = "m"\nbase_url = "https://u:secret@host/v1"\n'
+    with pytest.raises(ConfigError, match="must not carry credentials") as err:
+        config_from_toml(body, "x.toml")
+    assert "secret" not in str(err.value)

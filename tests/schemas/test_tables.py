@@ -47,3 +47,9 @@ def test_to_arrow_stores_json_sorted_and_times_in_utc():
 def test_gate_result_sample_is_json():
     table = to_arrow("gate_results", [GateResult(suite="s", expectation="e", success=False, sample=["a", 1])], "r")
     assert json.loads(table.to_pylist()[0]["sample"]) == ["a", 1]
+
+
+def test_no_table_has_a_duplicated_column():
+    for table in TABLES.values():
+        names = table.arrow_schema.names
+        assert len(names) == len(set(names)), table.name
