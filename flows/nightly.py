@@ -18,7 +18,7 @@ from prefect import flow, get_run_logger
 from prefect.artifacts import create_markdown_artifact
 from prefect.states import Completed
 
-from schemas.config import BuildConfig, load_config_file, load_preset
+from schemas.config import BuildConfig, RunnerOptions, load_config_file, load_preset
 from warehouse import release
 from warehouse.diff import diff_releases
 from warehouse.paths import Layout, prepare_home
@@ -37,7 +37,8 @@ def nightly(preset: str | None = "demo", config_file: str | None = None, home: s
 
     config = nightly_config(preset, config_file)
     if runner:
-        config = config.model_copy(update={"runner": config.runner.model_copy(update={"kind": runner})})
+        runner_options = RunnerOptions.model_validate({**config.runner.model_dump(), "kind": runner})  # validated
+        config = config.model_copy(update={"runner": runner_options})
     layout = prepare_home(home)
     previous = _newest(layout, config.name)
     try:
