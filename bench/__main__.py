@@ -53,6 +53,12 @@ def main() -> None:
     lines += llm.markdown(llm_rows)
     (HERE / "results.json").write_text(json.dumps({"meta": meta, "builds": rows, "world": world, "llm": llm_rows},
                                                   indent=2) + "\n")
+    from bench import operations
+
+    ops = operations.run()
+    lines += operations.markdown(ops)
+    (HERE / "results.json").write_text(json.dumps({"meta": meta, "builds": rows, "world": world, "llm": llm_rows,
+                                                   "operations": ops}, indent=2) + "\n")
     (HERE / "results.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 

@@ -1,0 +1,120 @@
+"""Operations figures (issue 9): cold build, unchanged rebuild and rebuild after one prompt edit of the
+demo and rhelm presets through `lifeloom build`, and the orchestration overhead of Prefect.
+
+`python -m bench.operations` prints Markdown; `make bench` adds it to bench/results.md.
+
+- cold / warm / after edit: wall time of `lifeloom build --preset P --home H` in a fresh process (so it
+  includes Python start-up and Prefect's temporary server), first with an empty H, then unchanged, then
+  after appending a Jinja comment to prompts/journal.jinja (the template hash changes, the rendered
+  prompt does not: the sources stage and everything downstream of it re-run, no model call is new).
+- overhead: in one process, after Prefect's server is up, `build_corpus` on a fresh data root against
+  the same stages called directly in a loop (no Prefect, no landing, no gates); the ratio is
+  flow time / direct time.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+EDITED_PROMPT = ROOT / "prompts" / "journal.jinja"
+PRESETS = ("demo", "rhelm")
+
+_OVERHEAD_SCRIPT = r"""
+import sys, tempfile, time, json
+from prefect import flow
+from flows.build import build_corpus
+from schemas.config import load_preset
+from schemas.corpus import Corpus
+from schemas.config import ProviderConfig
+from tasks import dialogue, loop, profile, qa_review, questions, sources, verify
+from tasks.llm.gateway import Gateway
+
+@flow
+def warm_up():
+    return 1
+
+warm_up()
+config = load_preset(sys.argv[1])
+with tempfile.TemporaryDirectory() as home:
+    t0 = time.perf_counter()
+    build_corpus(config=config, home=home)
+    flow_s = time.perf_counter() - t0
+t0 = time.perf_counter()
+for pid, seed in zip(profile.persona_ids(config), profile.seed_texts(config)):
+    gw = Gateway(ProviderConfig())
+    persona = profile.enrich_persona(config, pid, seed, gw)
+    world = loop.simulate(config, persona, gw)
+    docs = sources.write_sources(config, persona, world, gw)
+    talk = dialogue.write_dialogue(config, persona, world, docs.documents, gw)
+    corpus = Corpus(documents=docs.documents, chunks=docs.chunks, bullets=talk.bullets,
+                    sessions=talk.sessions, turns=talk.turns)
+    qset = questions.write_questions(config, persona, world, corpus)
+    kept, _ = qa_review.review_questions(persona, world, corpus, qset)
+    verify.verify_persona(persona, world, corpus, kept)
+direct_s = time.perf_counter() - t0
+print(json.dumps({"flow_s": round(flow_s, 2), "direct_s": round(direct_s, 2)}))
+"""
+
+
+def _build(preset: str, home: str) -> float:
+    lifeloom = Path(sys.executable).parent / "lifeloom"
+    command = [str(lifeloom), "build", "--preset", preset, "--home", home]
+    started = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
+    if done.returncode != 0:
+        raise SystemExit(f"bench: {' '.join(command)} failed:\n{done.stderr[-2000:]}")
+    return round(time.perf_counter() - started, 2)
+
+
+def rebuild_times(preset: str) -> dict:
+    """Cold, unchanged and after-one-prompt-edit build times of `preset` in one data root."""
+    original = EDITED_PROMPT.read_text()
+    with tempfile.TemporaryDirectory() as home:
+        cold = _build(preset, home)
+        warm = _build(preset, home)
+        try:
+            EDITED_PROMPT.write_text(original + "{# bench: a template edit that renders the same prompt #}\n")
+            edited = _build(preset, home)
+        finally:
+            EDITED_PROMPT.write_text(original)
+    return {"preset": preset, "cold_s": cold, "warm_s": warm, "prompt_edit_s": edited,
+            "warm_share": round(warm / cold, 3)}
+
+
+def overhead(preset: str) -> dict:
+    """Prefect flow time against the same stages called directly, in one warmed-up process."""
+    import json
+
+    done = subprocess.run([sys.executable, "-c", _OVERHEAD_SCRIPT, preset], capture_output=True, text=True,
+                          cwd=ROOT)
+    if done.returncode != 0:
+        raise SystemExit(f"bench: overhead run failed:\n{done.stderr[-2000:]}")
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    return {"preset": preset, **figures, "ratio": round(figures["flow_s"] / figures["direct_s"], 2)}
+
+
+def run() -> dict:
+    return {"rebuilds": [rebuild_times(p) for p in PRESETS], "overhead": [overhead(p) for p in PRESETS]}
+
+
+def markdown(result: dict) -> list[str]:
+    lines = ["", "## Rebuilds and orchestration overhead", "",
+             "`lifeloom build --preset P --home H`, fresh process each time; edit = a Jinja comment appended to "
+             "prompts/journal.jinja (`python -m bench.operations`).", "",
+             "| preset | cold (s) | unchanged rebuild (s) | warm / cold | after one prompt edit (s) |",
+             "|---|---:|---:|---:|---:|"]
+    lines += [f"| {r['preset']} | {r['cold_s']} | {r['warm_s']} | {r['warm_share']} | {r['prompt_edit_s']} |"
+              for r in result["rebuilds"]]
+    lines += ["", "| preset | build_corpus, server warm (s) | stages called directly (s) | ratio |",
+              "|---|---:|---:|---:|"]
+    lines += [f"| {r['preset']} | {r['flow_s']} | {r['direct_s']} | {r['ratio']} |" for r in result["overhead"]]
+    return lines
+
+
+if __name__ == "__main__":
+    print("\n".join(markdown(run())))
