@@ -46,6 +46,10 @@ def main() -> None:
     lines += [f"| {r['preset']} | {r['seconds']} | {r['peak_rss_mb_upto']} | `{r['command']}` |" for r in rows]
     world = time_world()
     lines += world_markdown(world)
+    from bench import dialogue
+
+    talk = dialogue.measure()
+    lines += dialogue.markdown(talk)
     (HERE / "results.json").write_text(json.dumps({"meta": meta, "builds": rows, "world": world}, indent=2) + "\n")
     from bench import llm
 
@@ -57,8 +61,8 @@ def main() -> None:
 
     ops = operations.run()
     lines += operations.markdown(ops)
-    (HERE / "results.json").write_text(json.dumps({"meta": meta, "builds": rows, "world": world, "llm": llm_rows,
-                                                   "operations": ops}, indent=2) + "\n")
+    (HERE / "results.json").write_text(json.dumps({"meta": meta, "builds": rows, "world": world, "dialogue": talk,
+                                                   "llm": llm_rows, "operations": ops}, indent=2) + "\n")
     (HERE / "results.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 

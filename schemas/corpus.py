@@ -7,6 +7,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from schemas.audit import Finding
+
 DIALOGUE_CATEGORIES = (
     "information_sharing",
     "advice_seeking",
@@ -74,6 +76,18 @@ class Session(_Row):
     category: DialogueCategory
 
 
+class TimeRef(BaseModel):
+    """A relative-time phrase in a turn and the calendar date it names (checked by the verifier)."""
+
+    model_config = ConfigDict(extra="forbid")
+    phrase: str = Field(description="as written in the text, e.g. `yesterday`, `last Tuesday`, `two weeks ago`")
+    date: dt.date = Field(description="the persona-local date the phrase refers to")
+    event_id: str | None = None
+
+
+TURN_KINDS = ("initial", "followup", "filler")
+
+
 class Turn(_Row):
     turn_id: str
     session_id: str
@@ -84,6 +98,14 @@ class Turn(_Row):
     bullet_id: str | None = None
     doc_ids: list[str] = Field(default_factory=list)
     fact_ids: list[str] = Field(default_factory=list)
+    category: DialogueCategory = Field("information_sharing", description="the topic's intent category")
+    kind: Literal["initial", "followup", "filler"] = Field(
+        "initial", description="opens a topic, goes deeper on it, or small talk / an unrelated request"
+    )
+    time_refs: list[TimeRef] = Field(default_factory=list)
+    paraphrase_ids: list[str] = Field(
+        default_factory=list, description="facts the turn refers to without a surface form (not evidence)"
+    )
 
 
 class Corpus(_Row):
@@ -94,6 +116,9 @@ class Corpus(_Row):
     bullets: list[Bullet] = Field(default_factory=list)
     sessions: list[Session] = Field(default_factory=list)
     turns: list[Turn] = Field(default_factory=list)
+    findings: list[Finding] = Field(
+        default_factory=list, description="what the stage regenerated or dropped (landed with the verifier's)"
+    )
 
 
 class EmailDraft(BaseModel):
@@ -133,3 +158,11 @@ class ReportDraft(BaseModel):
     title: str = Field(min_length=1, max_length=200)
     summary: str = Field(min_length=1)
     sections: list[ReportSection] = Field(min_length=1, max_length=8)
+
+
+class FactCheck(BaseModel):
+    """Output of the `fact_check` prompt: does a turn refer to a fact (even by paraphrase), and does it
+    contradict it?"""
+
+    refers: bool = Field(description="the text refers to the fact, by a surface form or a paraphrase")
+    contradicts: bool = Field(False, description="the text states something incompatible with the fact")

@@ -54,5 +54,8 @@ class Manifest(BaseModel):
     """Questions the QA verifier withdrew: total, by_reason and question_ids."""
     sources: dict[str, Any] = Field(default_factory=dict)
     """Documents by source type and by format (and by both)."""
+    dialogue: dict[str, Any] = Field(default_factory=dict)
+    """Sessions, turns by role, category and kind, the distinct 4-gram ratio of user turns (release, lowest
+    persona, each persona) and dialogue and document tokens per persona (warehouse/release.py)."""
     parent: str | None = None
     files: list[str] = Field(default_factory=list)

@@ -20,6 +20,7 @@ from pydantic import BaseModel
 
 from schemas.release import Manifest, ReleaseRecord
 from schemas.tables import RELEASE_TABLES, TABLES
+from tasks.chunking import count_tokens
 from warehouse.catalog import session
 from warehouse.croissant import croissant
 from warehouse.ledger import ledger_by_stage_model
@@ -93,6 +94,67 @@ def source_counts(con: duckdb.DuckDBPyConnection, run_id: str) -> dict:
         by_format[fmt] = by_format.get(fmt, 0) + n
     return {"total": sum(n for *_, n in rows), "by_type": by_type, "by_format": by_format,
             "by_type_format": {f"{k}/{f}": n for k, f, n in rows}}
+
+
+USER_4GRAMS_SQL = r"""
+with words as (
+    select persona_id, string_split(trim(regexp_replace(lower(text), '\s+', ' ', 'g')), ' ') as ws
+    from turns where run_id = $run_id and role = 'user'
+), grams as (
+    select persona_id, array_to_string(ws[k:k + 3], ' ') as gram
+    from (select persona_id, ws, unnest(generate_series(1, len(ws) - 3)) as k from words)
+)
+select persona_id, count(*) as n, count(distinct gram) as n_distinct from grams group by rollup (persona_id)
+"""
+"""Word 4-grams of user turns (lower-cased, whitespace-split) and how many are distinct, per persona and,
+with persona_id null, over the whole run."""
+
+
+def dialogue_stats(con: duckdb.DuckDBPyConnection, run_id: str) -> dict:
+    """The run's dialogue at a glance: sessions, user and assistant turns, turns by category and by kind,
+    the distinct 4-gram ratio of user turns (whole run, lowest persona, each persona) and cl100k_base tokens
+    of dialogue turns and document bodies per persona (exact counts with tasks.chunking.count_tokens)."""
+    params = {"run_id": run_id}
+    ratios = {pid: (round(d / n, 4) if n else None) for pid, n, d in con.execute(USER_4GRAMS_SQL, params).fetchall()}
+    overall = ratios.pop(None, None)
+    roles = dict(con.execute("select role, count(*) from turns where run_id = $run_id group by 1", params).fetchall())
+    by = {col: dict(con.execute(f"select {col}, count(*) from turns where run_id = $run_id group by 1 order by 1",
+                                params).fetchall()) for col in ("category", "kind")}
+    user_kinds = dict(con.execute("select kind, count(*) from turns where run_id = $run_id and role = 'user' "
+                                  "group by 1 order by 1", params).fetchall())
+    sessions = con.execute("select count(*) from sessions where run_id = $run_id", params).fetchone()[0]
+    tokens = {pid: {"dialogue": n, "documents": 0} for pid, n in _tokens(con, "turns", "text", run_id).items()}
+    for pid, n in _tokens(con, "documents", "body", run_id).items():
+        tokens.setdefault(pid, {"dialogue": 0, "documents": 0})["documents"] = n
+    return {
+        "sessions": sessions, "user_turns": roles.get("user", 0), "assistant_turns": roles.get("assistant", 0),
+        "turns_by_category": by["category"], "turns_by_kind": by["kind"], "user_turns_by_kind": user_kinds,
+        "distinct_4gram_ratio": overall,
+        "min_persona_distinct_4gram_ratio": min((r for r in ratios.values() if r is not None), default=None),
+        "distinct_4gram_ratio_by_persona": dict(sorted(ratios.items())),
+        "tokens": {"method": "cl100k_base via tasks.chunking.count_tokens",
+                   "dialogue": sum(t["dialogue"] for t in tokens.values()),
+                   "documents": sum(t["documents"] for t in tokens.values()),
+                   "by_persona": dict(sorted(tokens.items()))},
+    }
+
+
+def text_tokens(con: duckdb.DuckDBPyConnection, run_id: str) -> dict[str, int]:
+    """cl100k_base tokens of each persona's dialogue turns and document bodies together."""
+    out = _tokens(con, "turns", "text", run_id)
+    for pid, n in _tokens(con, "documents", "body", run_id).items():
+        out[pid] = out.get(pid, 0) + n
+    return out
+
+
+def _tokens(con: duckdb.DuckDBPyConnection, table: str, column: str, run_id: str) -> dict[str, int]:
+    """cl100k_base tokens of `column` summed per persona, streamed in batches."""
+    cur = con.execute(f"select persona_id, {column} from {table} where run_id = ? order by persona_id", [run_id])
+    out: dict[str, int] = {}
+    while rows := cur.fetchmany(4096):
+        for pid, text in rows:
+            out[pid] = out.get(pid, 0) + count_tokens(text or "")
+    return out
 
 
 def existing_versions(layout: Layout, name: str) -> list[str]:
@@ -242,7 +304,7 @@ seen, and questions whose answers are computed from the simulation's ground trut
 | table | rows |
 |---|---|
 {counts}
-
+{dialogue_section(manifest.dialogue)}
 Every question cites the turns and chunks (`question_evidence`) whose text carries the facts its
 answer rests on, and every cited item precedes the question's `question_time`. `question_reviews`
 holds the QA verifier's scores for every question, withdrawn ones included, with the reason.
@@ -254,6 +316,32 @@ questions = load_dataset("parquet", data_files="questions.parquet", split="train
 ```
 
 Croissant metadata: `croissant.json`. Gate results as Great Expectations Data Docs: `data_docs/index.html`.
+"""
+
+
+def dialogue_section(stats: dict) -> str:
+    """The dataset card's dialogue lines (empty when the manifest has no dialogue statistics)."""
+    if not stats:
+        return ""
+    tokens = stats.get("tokens", {})
+
+    def counts(d: dict) -> str:
+        return ", ".join(f"{k}: {v}" for k, v in d.items()) or "none"
+
+    def ratio(r: float | None) -> str:
+        return "n/a" if r is None else f"{r:.3f}"
+
+    return f"""
+## Dialogue
+
+- {stats.get("sessions", 0)} sessions, {stats.get("user_turns", 0)} user turns and \
+{stats.get("assistant_turns", 0)} assistant turns
+- Turns by category: {counts(stats.get("turns_by_category", {}))}
+- User turns by kind: {counts(stats.get("user_turns_by_kind", {}))}
+- Distinct word 4-gram ratio of user turns: {ratio(stats.get("distinct_4gram_ratio"))} over the release, \
+{ratio(stats.get("min_persona_distinct_4gram_ratio"))} for the lowest persona
+- Tokens ({tokens.get("method", "cl100k_base")}): {tokens.get("dialogue", 0)} in dialogue turns, \
+{tokens.get("documents", 0)} in documents
 """
 
 

@@ -1,0 +1,39 @@
+"""How a dialogue category shapes its turns: user message length, assistant reply length, register.
+
+Document talk is longer and more formal than a quick status update; advice seeking gets the longest
+replies. One table shared by the dialogue stage, the offline narrators and the verifier.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Shape(NamedTuple):
+    user_sentences: tuple[int, int]
+    """Fewest and most sentences of a user message."""
+    reply_words: tuple[int, int]
+    """Fewest and most words of an assistant reply."""
+    formality_shift: float
+    """Added to the persona's formality (clamped to 0..1) for this kind of talk."""
+
+
+SHAPES: dict[str, Shape] = {
+    "information_sharing": Shape((3, 6), (110, 230), 0.0),
+    "advice_seeking": Shape((3, 7), (150, 290), 0.0),
+    "status_update": Shape((2, 4), (70, 150), -0.1),
+    "scheduling": Shape((3, 6), (120, 250), 0.05),
+    "attachment_consultation": Shape((4, 8), (170, 320), 0.25),
+}
+FILLER = Shape((2, 4), (60, 180), 0.0)
+"""Small talk and unrelated requests."""
+
+
+def shape_of(category: str, kind: str = "initial") -> Shape:
+    """The shape of a turn of `kind` (initial, followup, filler) in a topic of `category`."""
+    return FILLER if kind == "filler" else SHAPES[category]
+
+
+def shifted_formality(formality: float, category: str, kind: str = "initial") -> float:
+    """The persona's formality adjusted for the kind of talk, within 0..1."""
+    return min(1.0, max(0.0, formality + shape_of(category, kind).formality_shift))

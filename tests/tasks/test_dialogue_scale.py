@@ -1,0 +1,47 @@
+"""RHELM's scale on the rhelm preset: one persona-year of dialogue and documents, offline."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from schemas.config import ProviderConfig, load_preset
+from tasks import dialogue, loop, profile, sources
+from tasks.chunking import count_tokens
+from tasks.llm.gateway import Gateway
+
+
+@pytest.fixture(scope="module")
+def persona_year():
+    config = load_preset("rhelm")
+    gateway = Gateway(ProviderConfig())
+    pid, seed = profile.persona_ids(config)[0], profile.seed_texts(config)[0]
+    persona = profile.enrich_persona(config, pid, seed, gateway)
+    world = loop.simulate(config, persona, gateway)
+    docs = sources.write_sources(config, persona, world, gateway)
+    return config, world, docs, dialogue.write_dialogue(config, persona, world, docs.documents, gateway)
+
+
+def four_gram_ratio(texts: list[str]) -> float:
+    grams = [tuple(w[i:i + 4]) for t in texts for w in [t.lower().split()] for i in range(len(w) - 3)]
+    return len(set(grams)) / len(grams)
+
+
+def test_a_persona_year_has_rhelm_scale(persona_year):
+    _, _, docs, talk = persona_year
+    users = [t for t in talk.turns if t.role == "user"]
+    assert len(users) >= 1000
+    tokens = sum(count_tokens(t.text) for t in talk.turns) + sum(count_tokens(d.body) for d in docs.documents)
+    assert 500_000 <= tokens <= 1_000_000
+
+
+def test_user_turns_are_varied_and_every_category_and_kind_occurs(persona_year):
+    _, _, _, talk = persona_year
+    users = [t for t in talk.turns if t.role == "user"]
+    assert four_gram_ratio([t.text for t in users]) >= 0.5
+    assert set(Counter(t.category for t in users)) == {
+        "information_sharing", "advice_seeking", "status_update", "scheduling", "attachment_consultation"}
+    kinds = Counter(t.kind for t in users)
+    assert kinds["filler"] > 0 and kinds["followup"] >= kinds["initial"]
+    assert any(t.time_refs for t in users)

@@ -1,0 +1,349 @@
+"""Dialogue prompts and their offline narrators: required phrases, lengths, voice, untold facts, variety."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import jinja2
+import pytest
+
+from flows.fingerprint import STAGE_PROMPTS
+from schemas.config import ProviderConfig
+from schemas.corpus import DIALOGUE_CATEGORIES, FactCheck, TurnText
+from tasks.dialogue_shape import shape_of
+from tasks.facttext import mentions
+from tasks.filler import FILLER_TOPICS
+from tasks.llm import prompts
+from tasks.llm.gateway import Gateway
+from tasks.llm.providers.narrators import dialogue as narr
+from tasks.llm.providers.offline import NARRATORS, OfflineProvider
+from tasks.verify_dialogue import pasted
+from tests.tasks.worldfixture import make_config, make_corpus, make_persona, make_world
+
+STYLE = {"formality": 0.5, "verbosity": 0.5, "emoji": False, "vocabulary": ["honestly"]}
+PERSONA = {"name": "Maya Okafor", "first_name": "Maya", "occupation": "designer", "city": "Boston"}
+FACTS = [
+    {"clause": "my pet is now Biscuit", "must_include": "Biscuit"},
+    {"clause": "my weekly class is now pottery at Clay Studio", "must_include": "Clay Studio"},
+]
+ATTACHMENT = {
+    "doc_id": "p0001-d0007", "title": "Your adoption", "sender": "Shelter", "description": "an email from Shelter",
+    "source_type": "email", "format": "md", "sections": ["Next steps", "Fees"],
+    "points": ["I have to bring the vaccination card on Friday"],
+    "tables": [{"caption": "Adoption fees", "columns": ["item", "amount"]}],
+}
+DIALOGUE_PROMPTS = ("user_turn_initial", "user_turn_followup", "user_turn_filler", "assistant_turn", "fact_check")
+CONTRACTION = re.compile(r"n't\b|\b(I'm|I've|I'll|I'd|it's|that's|what's|let's)\b|'re\b", re.IGNORECASE)
+
+
+def event(valence="positive"):
+    return {"title": "adopt a rescue dog named Rex from Paws Rescue", "date": "March 2, 2024", "kind": "adopt_pet",
+            "valence": valence, "narrative": "I went to the shelter and came home with a very sleepy dog."}
+
+
+def length(category, kind="initial"):
+    lo, hi = shape_of(category, kind).user_sentences
+    return {"min_sentences": lo, "max_sentences": hi}
+
+
+def initial_context(category, valence="positive", style=STYLE, **extra):
+    context = {
+        "persona": PERSONA, "style": style, "category": category, "history": [], "length": length(category),
+        "date": "March 4, 2024", "event": event(valence), "facts": FACTS, "detail": None, "when": "two days ago",
+        "callback": {"phrase": "three weeks ago", "title": "visit the shelter", "paraphrase": "the shelter visit"},
+        "attachment": ATTACHMENT if category == "attachment_consultation" else None, "intro": False,
+        "part_of_day": "evening",
+    }
+    return context | extra
+
+
+def followup_context(category, valence="positive", style=STYLE, **extra):
+    context = {
+        "persona": PERSONA, "style": style, "category": category, "length": length(category, "followup"),
+        "history": [{"role": "user", "text": "I adopted Biscuit."}, {"role": "assistant", "text": "Lovely!"}],
+        "event": event(valence), "followup_index": 1, "paraphrase": "my new dog", "date": "March 4, 2024",
+        "part_of_day": "evening",
+        "last_assistant": "Keeping a simple log and a short checklist can help you settle in.",
+        "attachment": ATTACHMENT if category == "attachment_consultation" else None,
+    }
+    return context | extra
+
+
+def filler_context(kind, topic, style=STYLE):
+    return {"persona": PERSONA, "style": style, "category": "information_sharing", "history": [],
+            "length": length("information_sharing", "filler"), "filler": {"kind": kind, "topic": topic},
+            "date": "March 4, 2024", "part_of_day": "morning" if "morning" in topic else "evening"}
+
+
+def assistant_context(category, tone="positive", kind="initial", **extra):
+    lo, hi = shape_of(category, kind).reply_words
+    context = {
+        "user_first_name": "Maya", "category": category, "tone": tone, "history": [],
+        "user_message": "I adopted Biscuit today!", "turn_kind": kind, "attachment": None, "mentioned": ["Biscuit"],
+        "filler": None, "min_words": lo, "max_words": hi, "date": "March 4, 2024",
+        "part_of_day": "evening",
+    }
+    return context | extra
+
+
+def in_range(text, rng_):
+    return rng_["min_sentences"] <= narr.sentence_count(text) <= rng_["max_sentences"]
+
+
+def test_every_dialogue_prompt_has_a_template_a_narrator_and_a_stage():
+    for name in DIALOGUE_PROMPTS:
+        assert name in prompts.prompt_names() and name in NARRATORS and name in STAGE_PROMPTS["dialogue"]
+
+
+@pytest.mark.parametrize("category", DIALOGUE_CATEGORIES)
+@pytest.mark.parametrize("valence", ["positive", "negative"])
+def test_initial_turns_carry_every_required_phrase_within_the_length(category, valence):
+    for seed in range(30):
+        context = initial_context(category, valence)
+        text = TurnText.model_validate(narr.user_turn_initial(context, random.Random(seed))).text
+        for phrase in [f["must_include"] for f in FACTS] + ["two days ago", "three weeks ago"]:
+            assert mentions(text, phrase), (phrase, text)
+        assert in_range(text, context["length"]), text
+
+
+def test_uploads_start_with_the_marker_and_talk_about_the_document_without_pasting_it():
+    body = "Dear Maya, your weekly class is now pottery at Clay Studio and your pet is now Biscuit. Regards"
+    attachment = ATTACHMENT | {"points": [f["clause"] for f in FACTS] + ATTACHMENT["points"]}
+    for seed in range(30):
+        context = initial_context("attachment_consultation", attachment=attachment)
+        text = narr.user_turn_initial(context, random.Random(seed))["text"]
+        assert text.startswith("[Upload p0001-d0007] ") and in_range(text, context["length"])
+        assert any(name in text for name in ("Next steps", "Fees", "vaccination card", "Adoption fees")), text
+        assert not pasted(text, body, n=8), text
+
+
+def test_a_detail_bullet_without_facts_conveys_the_detail():
+    context = initial_context("information_sharing", facts=[], when=None, callback=None,
+                              detail="I walked him twice around Riverside Park.")
+    for seed in range(20):
+        text = narr.user_turn_initial(context, random.Random(seed))["text"]
+        assert "Riverside Park" in text and in_range(text, context["length"])
+
+
+def test_mid_session_openers_do_not_greet_again():
+    context = initial_context("status_update", history=[{"role": "user", "text": "hi"}])
+    greetings = {g.lower().rstrip(".!") for band in narr.GREETINGS.values() for g in band}
+    for seed in range(30):
+        first = narr.user_turn_initial(context, random.Random(seed))["text"].split(".")[0].lower().rstrip("!")
+        assert first not in greetings
+
+
+@pytest.mark.parametrize("category", DIALOGUE_CATEGORIES)
+def test_follow_ups_use_the_paraphrase_and_repeat_no_values(category):
+    for seed in range(30):
+        context = followup_context(category)
+        text = narr.user_turn_followup(context, random.Random(seed))["text"]
+        assert mentions(text, "my new dog") and in_range(text, context["length"]), text
+        assert not mentions(text, "Biscuit") and not mentions(text, "Clay Studio")
+        assert "[Upload" not in text
+
+
+@pytest.mark.parametrize("kind", ["small_talk", "request"])
+def test_filler_turns_say_nothing_about_the_users_life(kind):
+    for seed, topic in enumerate(FILLER_TOPICS[kind]):
+        context = filler_context(kind, topic)
+        text = narr.user_turn_filler(context, random.Random(seed))["text"]
+        assert topic in text and in_range(text, context["length"]), text
+        for private in ("Maya", "Okafor", "Boston", "designer", "Biscuit", "Rex", "Clay Studio"):
+            assert not mentions(text, private)
+
+
+def test_filler_banks_are_large():
+    assert len(FILLER_TOPICS["small_talk"]) >= 30 and len(FILLER_TOPICS["request"]) >= 40
+    assert set(FILLER_TOPICS["request"]) <= set(narr.dialogue_filler.ANSWERS)
+    assert set(FILLER_TOPICS["small_talk"]) <= set(narr.dialogue_filler.SMALL_TALK)
+
+
+@pytest.mark.parametrize("category", DIALOGUE_CATEGORIES)
+def test_assistant_replies_land_in_their_word_range(category):
+    for seed in range(30):
+        for tone in ("positive", "negative", "neutral"):
+            for kind in ("initial", "followup"):
+                context = assistant_context(category, tone, kind,
+                                            attachment=ATTACHMENT if category == "attachment_consultation" else None)
+                n = len(narr.assistant_turn(context, random.Random(seed))["text"].split())
+                assert context["min_words"] <= n <= context["max_words"]
+
+
+@pytest.mark.parametrize("kind", ["small_talk", "request"])
+def test_assistant_answers_filler_helpfully_in_range(kind):
+    for seed, topic in enumerate(FILLER_TOPICS[kind]):
+        filler = {"kind": kind, "topic": topic}
+        context = assistant_context("information_sharing", "neutral", "filler", filler=filler, mentioned=[])
+        text = narr.assistant_turn(context, random.Random(seed))["text"]
+        assert context["min_words"] <= len(text.split()) <= context["max_words"], text
+        if kind == "request":
+            assert narr.dialogue_filler.ANSWERS[topic] in text
+
+
+def test_assistant_replies_name_only_what_the_user_mentioned_or_the_document_says():
+    for seed in range(40):
+        for category in DIALOGUE_CATEGORIES:
+            text = narr.assistant_turn(assistant_context(category), random.Random(seed))["text"]
+            assert not any(mentions(text, w) for w in ("Clay Studio", "Rex", "Boston", "pottery"))
+    context = assistant_context("attachment_consultation", attachment=ATTACHMENT)
+    texts = [narr.assistant_turn(context, random.Random(s))["text"] for s in range(20)]
+    assert any("vaccination card" in t for t in texts)  # a point of the document, in the assistant's words
+    assert not any("I have to bring" in t for t in texts)
+
+
+def test_formal_voice_has_no_contractions_and_no_emoji_when_disabled():
+    style = {"formality": 0.95, "verbosity": 0.9, "emoji": False, "vocabulary": []}
+    for seed in range(30):
+        for category in DIALOGUE_CATEGORIES:
+            texts = [
+                narr.user_turn_initial(initial_context(category, "negative", style), random.Random(seed))["text"],
+                narr.user_turn_followup(followup_context(category, "negative", style), random.Random(seed))["text"],
+            ]
+            for text in texts:
+                assert not CONTRACTION.search(text) and not narr._EMOJI_RE.search(text), text
+
+
+def test_emoji_and_favourite_words_appear_for_people_who_use_them():
+    style = {"formality": 0.1, "verbosity": 0.5, "emoji": True, "vocabulary": ["lowkey"]}
+    texts = [narr.user_turn_initial(initial_context("information_sharing", style=style), random.Random(s))["text"]
+             for s in range(40)]
+    assert sum(bool(narr._EMOJI_RE.search(t)) for t in texts) >= 10
+    assert sum("lowkey" in t.lower() for t in texts) >= 5
+
+
+def test_terse_people_write_fewer_sentences_than_expansive_ones():
+    def mean(verbosity):
+        style = STYLE | {"verbosity": verbosity}
+        counts = [narr.sentence_count(narr.user_turn_initial(
+            initial_context("advice_seeking", "negative", style, callback=None), random.Random(s))["text"])
+            for s in range(40)]
+        return sum(counts) / len(counts)
+
+    assert mean(0.05) < mean(0.95)
+
+
+def test_narrators_are_deterministic_for_a_seed():
+    for fn, context in ((narr.user_turn_initial, initial_context("scheduling")),
+                        (narr.user_turn_followup, followup_context("scheduling")),
+                        (narr.user_turn_filler, filler_context("request", FILLER_TOPICS["request"][0])),
+                        (narr.assistant_turn, assistant_context("scheduling"))):
+        assert fn(context, random.Random(7)) == fn(context, random.Random(7))
+
+
+def test_user_turns_are_varied():
+    """Distinct word 4-grams over a year-like mix of openers, follow-ups and filler stay above 0.6."""
+    rng = random.Random(0)
+    titles = ["have lunch with Noor", "call Dan about the weekend", "do the weekly shop at FreshMart",
+              "run the Canal 5K", "see Dr. Lee about a sore knee", "start a pottery class"]
+    texts = []
+    for k in range(400):
+        cat = DIALOGUE_CATEGORIES[k % len(DIALOGUE_CATEGORIES)]
+        ev = event(rng.choice(["positive", "negative"])) | {"title": rng.choice(titles)}
+        facts = [{"clause": f"my thing {k} is now value {k}", "must_include": f"value {k}"}]
+        texts.append(narr.user_turn_initial(initial_context(cat, event=ev, facts=facts, callback=None,
+                                                            when=None), random.Random(k))["text"])
+        follow = followup_context(cat, event=ev, paraphrase=None)
+        texts.append(narr.user_turn_followup(follow, random.Random(k))["text"])
+        if k % 6 == 0:
+            kind = rng.choice(["small_talk", "request"])
+            texts.append(narr.user_turn_filler(filler_context(kind, rng.choice(FILLER_TOPICS[kind])),
+                                               random.Random(k))["text"])
+    grams = [tuple(w[i : i + 4]) for t in texts for w in [t.lower().split()] for i in range(len(w) - 3)]
+    assert len(set(grams)) / len(grams) >= 0.6
+
+
+def test_fact_check_refers_by_surface_form_value_or_attribute():
+    fact = {"clause": "my gym membership is now Core Collective", "value": "Core Collective",
+            "surface_forms": ["Core Collective", "Core"]}
+    check = narr.fact_check
+    for text, refers in [("I love core collective.", True), ("The gym membership is paid up.", True),
+                         ("Went to Core today.", True), ("Nice weather today.", False)]:
+        out = FactCheck.model_validate(check({"text": text, "fact": fact}, random.Random(0)))
+        assert out.refers is refers and out.contradicts is False
+
+
+def test_every_dialogue_prompt_renders_its_contexts():
+    rendered = [
+        prompts.render("user_turn_initial", initial_context("attachment_consultation")),
+        prompts.render("user_turn_followup", followup_context("attachment_consultation")),
+        prompts.render("user_turn_filler", filler_context("request", "a haiku about autumn")),
+        prompts.render("assistant_turn", assistant_context("advice_seeking", attachment=ATTACHMENT)),
+        prompts.render("fact_check", {"text": "hi", "fact": {"clause": "c", "value": "v", "surface_forms": []}}),
+    ]
+    assert all("Answer with JSON only" in r for r in rendered)
+    assert '"[Upload p0001-d0007] "' in rendered[0] and 'verbatim): "two days ago"' not in rendered[0]
+    assert '"two days ago"' in rendered[0] and '"three weeks ago"' in rendered[0]
+    assert '"my new dog"' in rendered[1] and "a haiku about autumn" in rendered[2]
+
+
+def test_rendering_a_prompt_with_a_missing_variable_fails():
+    context = assistant_context("scheduling")
+    del context["mentioned"]
+    with pytest.raises(jinja2.UndefinedError):
+        prompts.render("assistant_turn", context)
+
+
+def test_assistant_prompt_renders_exactly():
+    context = assistant_context("advice_seeking", "negative", mentioned=[], user_message="Help?",
+                                min_words=60, max_words=200)
+    assert prompts.render("assistant_turn", context) == (
+        "Today is March 4, 2024, in the evening.\n"
+        "You are a warm, practical personal AI assistant chatting with Maya. The conversation is\n"
+        "about advice seeking; the user's tone is negative.\n"
+        "\n"
+        "Maya's latest message (initial):\n"
+        "Help?\n"
+        "\n"
+        "Reply helpfully in 60 to 200 words. Never state facts about Maya's\n"
+        "life that they have not told you (no invented names, dates, places or outcomes); give general,\n"
+        "practical suggestions instead, and end with a question or an offer of help.\n"
+        "\n"
+        'Answer with JSON only: {"text": "<your reply>"}\n'
+    )
+
+
+class Recorder(OfflineProvider):
+    """The offline provider, keeping every request it answers."""
+
+    def __init__(self):
+        super().__init__()
+        self.requests = []
+
+    def complete(self, request):
+        self.requests.append(request)
+        return super().complete(request)
+
+
+def test_stage_prompts_list_the_facts_to_convey_and_ask_for_json(monkeypatch):
+    recorder = Recorder()
+    monkeypatch.setattr(
+        "tests.tasks.worldfixture.make_gateway", lambda: Gateway(ProviderConfig(), provider=recorder)
+    )
+    make_corpus(make_config(), make_persona(), make_world())
+    names = {r.prompt_name for r in recorder.requests}
+    assert {"email", "user_turn_initial", "user_turn_followup", "assistant_turn"} <= names
+    assert names <= {p for stage in STAGE_PROMPTS.values() for p in stage}
+    for request in recorder.requests:
+        assert "Answer with JSON only" in request.prompt
+        for fact in request.context.get("facts", []):
+            assert f'must include: "{fact["must_include"]}"' in request.prompt
+
+
+def test_background_openings_introduce_the_user_without_an_event():
+    facts = [{"clause": "I'm close to my brother Daniel Okafor", "must_include": "brother Daniel Okafor"}]
+    for seed in range(20):
+        context = initial_context("information_sharing", facts=facts, when=None, callback=None, intro=True,
+                                  event={"title": "my background", "date": "March 1, 2024", "kind": "introduction",
+                                         "valence": "positive", "narrative": "I'm close to my brother Daniel Okafor."})
+        text = NARRATORS["user_turn_initial"](context, random.Random(seed))["text"]
+        assert mentions(text, "brother Daniel Okafor") and "my background" not in text.lower()
+        assert not re.search(r"\b(set out|went ahead|managed to)\b", text)
+    assert "getting to know the assistant" in prompts.render("user_turn_initial", context)
+
+
+def test_time_of_day_words_fit_the_hour():
+    said = "Anything else on your mind tonight? This morning was calm."
+    assert narr.timed(said, {"part_of_day": "evening"}) == "Anything else on your mind tonight? Earlier today was calm."
+    assert narr.timed(said, {"part_of_day": "morning"}) == "Anything else on your mind today? This morning was calm."
