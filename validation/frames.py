@@ -65,7 +65,8 @@ with links as (
     from {question_evidence} where run_id = $run_id
     group by question_id
 )
-select q.question_id, q.persona_id, q.category, q.answer_type, q.question_time, q.question, q.answer,
+select q.question_id, q.persona_id, q.category, q.characteristics, q.checkpoint, q.answer_type,
+       q.question_time, q.question, q.answer,
        coalesce(links.n_evidence, 0) as n_evidence
 from {questions} as q
 left join links on links.question_id = q.question_id
@@ -75,8 +76,20 @@ order by q.question_id nulls last
 
 
 def question_frame(con: duckdb.DuckDBPyConnection, run_id: str) -> pd.DataFrame:
-    """One row per question of the run, with `n_evidence`: how many evidence links it has."""
-    return _query(con, QUESTION_SQL, run_id, "questions", "question_evidence")
+    """One row per question of the run, with `n_evidence` (how many evidence links it has), `has_evidence`
+    (some link, or a zero-memory control, which needs none), `characteristic_ok` (one of its
+    characteristics belongs to its category) and `checkpoint_ok` (a known checkpoint)."""
+    from schemas.qa import CHARACTERISTICS, CHECKPOINTS
+
+    df = _query(con, QUESTION_SQL, run_id, "questions", "question_evidence")
+    df["has_evidence"] = [int(n) > 0 or cp == "zero_memory" for n, cp in zip(df["n_evidence"], df["checkpoint"],
+                                                                              strict=True)]
+    df["characteristic_ok"] = [
+        any(ch in CHARACTERISTICS.get(cat, ()) for ch in (list(chars) if chars is not None else []))
+        for cat, chars in zip(df["category"], df["characteristics"], strict=True)
+    ]
+    df["checkpoint_ok"] = [cp in CHECKPOINTS for cp in df["checkpoint"]]
+    return df.drop(columns=["characteristics"])
 
 
 EVIDENCE_SQL = """
@@ -99,7 +112,7 @@ select e.question_id, e.evidence_id, e.evidence_kind, e.fact_id,
        items.t as evidence_time,
        q.question_time,
        coalesce(items.t < q.question_time, false) as precedes,
-       f.fact_id is not null as fact_resolves,
+       e.fact_id is null or f.fact_id is not null as fact_resolves,
        q.question_id is not null as question_resolves
 from {question_evidence} as e
 left join items on items.kind = e.evidence_kind and items.id = e.evidence_id
@@ -190,6 +203,14 @@ order by question_id
 
 
 def mcq_frame(con: duckdb.DuckDBPyConnection, run_id: str) -> pd.DataFrame:
-    """One row per multiple-choice question: n_options, distinct_options, gold_is_answer (gold_option is
-    a 0-based index into options and that option is the answer)."""
-    return _query(con, MCQ_SQL, run_id, "questions")
+    """One row per multiple-choice question: n_options, distinct_options (also after normalization:
+    case, punctuation and spacing ignored), gold_is_answer (gold_option is a 0-based index into options
+    and that option is the answer)."""
+    from tasks.qgen.mcq import normalize
+
+    df = _query(con, MCQ_SQL, run_id, "questions")
+    df["distinct_options"] = [
+        bool(ok) and len({normalize(o) for o in opts}) == len(opts)
+        for ok, opts in zip(df["distinct_options"], df["options"], strict=True)
+    ]
+    return df

@@ -1,4 +1,6 @@
-"""The integrity suite: ids unique and resolving, evidence before the question, answers and MCQ shape."""
+"""The integrity suite: ids unique and resolving, evidence before the question (zero-memory controls need
+none; structural evidence has no fact), a characteristic of the question's category, a known checkpoint,
+answers and MCQ shape (six options, distinct after normalization, the gold option is the answer)."""
 
 from __future__ import annotations
 
@@ -17,7 +19,8 @@ QUESTION_CHECKS = (
     _q("questions.question_id not null", "ExpectColumnValuesToNotBeNull", "persona_id", column="question_id"),
     _q("questions.answer not null", "ExpectColumnValuesToNotBeNull", column="answer"),
     _q("questions.answer not empty", "ExpectColumnValuesToMatchRegex", column="answer", regex=r"\S"),
-    between("questions.question has evidence", "questions", "n_evidence", "question_id", low=1),
+    all_true("questions.question has evidence", "questions", "has_evidence", "question_id",
+             "a question other than a zero-memory control has no evidence"),
 )
 EVIDENCE_CHECKS = (
     all_true("question_evidence.evidence resolves", "question_evidence", "resolves", "evidence_id"),
@@ -35,12 +38,17 @@ SHAPE_CHECKS = (
     all_true("mcq.options distinct", "mcq", "distinct_options", "question_id"),
     all_true("mcq.one gold among options", "mcq", "gold_is_answer", "question_id"),
 )
+TAXONOMY_CHECKS = (
+    all_true("questions.characteristic of its category", "taxonomy", "characteristic_ok", "question_id",
+             "no characteristic of the question belongs to its category"),
+    all_true("questions.checkpoint known", "taxonomy", "checkpoint_ok", "question_id"),
+)
 
 INTEGRITY = Suite(
     name="integrity",
     frames={"questions": question_frame, "question_evidence": evidence_frame, "references": reference_frame,
-            "keys": key_frame, "mcq": mcq_frame},
-    checks=QUESTION_CHECKS + EVIDENCE_CHECKS + REFERENCE_CHECKS + SHAPE_CHECKS,
+            "keys": key_frame, "mcq": mcq_frame, "taxonomy": question_frame},
+    checks=QUESTION_CHECKS + EVIDENCE_CHECKS + REFERENCE_CHECKS + SHAPE_CHECKS + TAXONOMY_CHECKS,
 )
 
 

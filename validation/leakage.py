@@ -1,9 +1,12 @@
 """The leakage suite: the answer is not in the question; the MCQ gold is not the unique longest option
-more often than chance allows; MCQ gold positions are uniform by a chi-square test.
+more often than chance allows; MCQ gold positions are uniform by a chi-square test; among MCQ items
+whose six options lie on one ordered scale (dates, months, counts, amounts: tasks/qgen/mcq.py
+`ordinal_rank`), the gold's rank (how many options lie below it) is uniform by a chi-square test.
 
 Items whose derivation says `options_in_question` (the sequence template names both events it asks
 about) are exempt from the answer-in-question check: naming the options is the question. MCQ statistics
-are tested once a run holds `gates.min_mcq_for_stats` items (expected count >= 5 per position)."""
+are tested once a run holds `gates.min_mcq_for_stats` items (expected count >= 5 per position); the
+rank test once it holds that many ordered items."""
 
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ import pandas as pd
 
 from schemas.config import BuildConfig
 from tasks.facttext import mentions
+from tasks.qgen.mcq import ordinal_rank
 from validation.frames import query
 from validation.suites import Suite, all_true, between, factory
 
@@ -46,28 +50,35 @@ def leak_frame(con: duckdb.DuckDBPyConnection, run_id: str) -> pd.DataFrame:
 
 
 def mcq_stats_frame(min_items: int) -> Callable[[duckdb.DuckDBPyConnection, str], pd.DataFrame]:
-    """A frame builder: one row with n_mcq, longest_share (gold is the unique longest option) and the
-    chi-square p-value of gold positions; both null under `min_items` items."""
+    """A frame builder: one row with n_mcq, longest_share (gold is the unique longest option), the
+    chi-square p-value of gold positions (both null under `min_items` items), n_ordinal and the chi-square
+    p-value of the gold's rank among ordered options (null under `min_items` ordered items)."""
 
     def build(con: duckdb.DuckDBPyConnection, run_id: str) -> pd.DataFrame:
         from scipy.stats import chisquare
 
         df = query(con, MCQ_SQL, run_id, "questions")
         n = len(df)
-        share = p_value = None
+        share = p_value = rank_p = None
+        width = int(df["n_options"].max()) if n else 0
         if n >= min_items:
-            width = int(df["n_options"].max())
             observed = [int((df["gold_option"] == k).sum()) for k in range(width)]  # 0-based positions
             share = sum(map(gold_longest, df["options"], df["gold_option"])) / n
             p_value = float(chisquare(observed).pvalue)
-        return pd.DataFrame([{"n_mcq": n, "longest_share": share, "p_value": p_value}])
+        ranks = [r for o, g in zip(df["options"], df["gold_option"], strict=True)
+                 if (r := ordinal_rank(list(o), None if pd.isna(g) else int(g))) is not None]
+        if len(ranks) >= min_items:
+            rank_p = float(chisquare([ranks.count(k) for k in range(width)]).pvalue)
+        return pd.DataFrame([{"n_mcq": n, "longest_share": share, "p_value": p_value, "n_ordinal": len(ranks),
+                              "rank_p_value": rank_p}])
 
     return build
 
 
 @factory("leakage")
 def leakage_suite(config: BuildConfig) -> Suite:
-    """Answer-in-question, gold-longest share (chance 1/6 + tolerance), gold position chi-square (alpha)."""
+    """Answer-in-question, gold-longest share (chance 1/6 + tolerance), gold position chi-square (alpha),
+    gold rank among ordered options chi-square (alpha)."""
     g = config.gates
     return Suite(
         name="leakage",
@@ -80,5 +91,8 @@ def leakage_suite(config: BuildConfig) -> Suite:
             between("leakage.gold position uniform", "mcq_stats", "p_value",
                     on_failure=f"gold positions are not uniform (chi-square p < {g.gold_position_alpha})",
                     low=g.gold_position_alpha),
+            between("leakage.gold rank uniform among ordered options", "mcq_stats", "rank_p_value",
+                    on_failure="the gold's rank among ordered options (dates, counts, amounts) is not uniform "
+                    f"(chi-square p < {g.gold_rank_alpha})", low=g.gold_rank_alpha),
         ),
     )

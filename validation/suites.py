@@ -84,7 +84,9 @@ def all_suites(config: BuildConfig | None = None) -> list[Suite]:
     for module in SUITE_MODULES:
         importlib.import_module(module)
     config = config or DEFAULT_CONFIG
-    built = [make(config) for make in FACTORIES.values()]
+    families = [m.rpartition(".")[2] for m in SUITE_MODULES]  # module order, whatever imported them first
+    order = sorted(FACTORIES, key=lambda n: (families.index(n) if n in families else len(families), n))
+    built = [FACTORIES[name](config) for name in order]
     return built + [s for s in SUITES if s.name not in {b.name for b in built}]
 
 

@@ -44,7 +44,8 @@ def test_provider_model_changes_only_model_stages():
     base = load_preset("tiny")
     other = base.model_copy(update={"provider": base.provider.model_copy(update={"model": "other-model"})})
     assert key("dialogue", other) != key("dialogue", base)
-    assert key("questions", other) == key("questions", base)
+    assert key("questions", other) != key("questions", base)  # questions may reword with a real model
+    assert key("review", other) == key("review", base)
     limits = base.model_copy(update={"provider": base.provider.model_copy(update={"max_concurrency": 3})})
     assert key("dialogue", limits) == key("dialogue", base)
 

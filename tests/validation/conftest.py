@@ -20,9 +20,10 @@ UTC = dt.UTC
 GATE_TABLES = ("questions", "question_evidence", "turns", "chunks", "facts", "documents", "sessions", "events",
                "question_reviews", "verifier_findings", "llm_calls", "bullets", "personas")
 GATE_CONFIG = BuildConfig(name="t", gates=GateOptions(
-    category_floors={"fact": 1}, characteristic_floors={"single_hop": 1}, source_type_floors={"email": 1},
-    format_floors={"txt": 1}, dialogue_category_floors={"information_sharing": 1}))
-"""Floors the tiny clean corpus meets."""
+    category_floors={"fact": 1}, characteristic_floors={"state_dependent_attribute": 1},
+    source_type_floors={"email": 1}, format_floors={"txt": 1}, dialogue_category_floors={"information_sharing": 1},
+    max_category_share=1.0))
+"""Floors the tiny clean corpus (one category only) meets."""
 Corpus = dict[str, list]
 
 
@@ -35,7 +36,7 @@ def _question(qid: str, day: int, answer: str) -> Question:
         question_id=qid,
         persona_id="p0001",
         category="fact",
-        characteristics=["single_hop"],
+        characteristics=["state_dependent_attribute"],
         question_time=_at(day, 18),
         question=f"What is the answer to {qid}?",
         answer=answer,

@@ -20,7 +20,7 @@ from validation.gates import run_gates
 def _mcq(n: int, gold: int) -> Question:
     options = [f"option {k} of item {n}" + "x" * (5 - k) for k in range(6)]
     return Question(question_id=f"p0001-q1{n:03d}", persona_id="p0001", category="fact",
-                    characteristics=["single_hop"], question_time=dt.datetime(2025, 1, 5, tzinfo=dt.UTC),
+                    characteristics=["state_dependent_attribute"], question_time=dt.datetime(2025, 1, 5, tzinfo=dt.UTC),
                     question=f"Which one is item {n}?", answer=options[gold], reference_answer=options[gold],
                     answer_type="mcq", options=options, gold_option=gold, derivation={"template": "fact.mcq"})
 
@@ -157,3 +157,50 @@ def test_balanced_mcq_passes(corpus, con_for):
     _with_mcq(corpus, [_mcq(n, n % 6) for n in range(36)])
     report = run_gates(con_for({"r1": corpus}), "r1", config=GATE_CONFIG)
     assert {r.expectation for r in report.failed()} <= {"questions.question has evidence"}
+
+
+# -- question-generation gates (issue 6) -----------------------------------------------------------
+def _gates(**changes) -> object:
+    return GATE_CONFIG.model_copy(update={"gates": GateOptions(**{**GATE_CONFIG.gates.model_dump(), **changes})})
+
+
+def test_a_dominant_category_fails_the_share_bound(corpus, con_for):
+    report = run_gates(con_for({"r1": corpus}), "r1", config=_gates(max_category_share=0.3, min_questions_for_share=1))
+    assert {r.expectation for r in report.failed()} == {"distribution.category share under bound"}
+    assert "corpus/fact" in report.failure_message() and "p0001/fact" in report.failure_message()
+
+
+def test_a_characteristic_outside_its_category_fails(corpus, con_for):
+    corpus["questions"][0] = corpus["questions"][0].model_copy(update={"characteristics": ["fabrication"]})
+    report = run_gates(con_for({"r1": corpus}), "r1", config=GATE_CONFIG)
+    assert "questions.characteristic of its category" in {r.expectation for r in report.failed()}
+
+
+def test_only_zero_memory_controls_may_go_without_evidence(corpus, con_for):
+    corpus["question_evidence"] = [e for e in corpus["question_evidence"] if e.question_id != "p0001-q0001"]
+    report = run_gates(con_for({"r1": corpus}), "r1", config=GATE_CONFIG)
+    assert {r.expectation for r in report.failed()} == {"questions.question has evidence"}
+    corpus["questions"][0] = corpus["questions"][0].model_copy(update={"checkpoint": "zero_memory"})
+    assert run_gates(con_for({"r1": corpus}), "r1", config=GATE_CONFIG).success
+
+
+def test_structural_evidence_without_a_fact_passes(corpus, con_for):
+    corpus["question_evidence"][2] = corpus["question_evidence"][2].model_copy(update={"fact_id": None})
+    report = run_gates(con_for({"r1": corpus}), "r1", config=GATE_CONFIG)
+    assert report.success, report.failure_message()
+
+
+def test_a_persona_with_too_few_questions_fails(corpus, con_for):
+    from tests.tasks.worldfixture import make_persona
+
+    corpus["personas"] = [make_persona()]
+    assert run_gates(con_for({"r1": corpus}), "r1", config=_gates(min_questions_per_persona=2)).success
+    report = run_gates(con_for({"r1": corpus}), "r1", config=_gates(min_questions_per_persona=3))
+    assert {r.expectation for r in report.failed()} == {"distribution.questions per persona"}
+
+
+def test_options_equal_after_normalization_are_not_distinct(corpus, con_for):
+    q = _mcq(1, 2)
+    _with_mcq(corpus, [q.model_copy(update={"options": q.options[:5] + [q.options[0].upper() + "!"]})])
+    report = run_gates(con_for({"r1": corpus}), "r1", config=GATE_CONFIG)
+    assert "mcq.options distinct" in {r.expectation for r in report.failed()}

@@ -1,0 +1,152 @@
+"""Fact generators on a hand-built world: known answers, answers fixed at asked_at, no leaks, determinism."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from tasks.facttext import carries, mentions
+from tasks.qgen import GENERATORS
+from tasks.qgen.fact import (
+    entity_disambiguation,
+    multi_hop_traversal,
+    negative_constraints,
+    state_dependent_attribute,
+)
+from tests.tasks.qgen_world import ME, add_fact, build_corpus, build_world, by_question, context, on
+
+FACT = ("multi_hop_traversal", "entity_disambiguation", "state_dependent_attribute", "negative_constraints")
+
+
+def one(candidates, question, asked_at=None):
+    found = [c for c in by_question(candidates, question) if c.asked_at == asked_at]
+    assert len(found) == 1, [c.question for c in candidates]
+    return found[0]
+
+
+def value_at(world, subject, attribute, day):
+    """Brute-force fact-store lookup, independent of the module under test."""
+    values = [f.value for f in world.facts if (f.subject, f.attribute) == (subject, attribute)
+              and f.valid_from <= day and (f.valid_to is None or day < f.valid_to)]
+    assert len(values) == 1
+    return values[0]
+
+
+def test_generators_are_registered():
+    assert all(f"fact.{name}" in GENERATORS for name in FACT)
+
+
+def test_state_dependent_attribute_answers_the_current_value_now_and_before_each_change():
+    ctx = context()
+    cands = state_dependent_attribute(ctx)
+    now = one(cands, "Which café is Maya's favourite now?")
+    assert now.answer == "Daily Grind" and now.priority == 0
+    assert {"Blue Door Coffee", "Café Lumen"} <= set(now.distractors)
+    assert now.extra["superseded_fact_ids"] and now.extra["answer_rule"] == "current_value"
+    before = one(cands, "Which café is Maya's favourite now?", ctx.asked_at.replace(month=2, day=3))
+    assert before.answer == "Café Lumen"
+    after = one(cands, "Which café is Maya's favourite now?", ctx.asked_at.replace(month=2, day=7))
+    assert after.answer == "Blue Door Coffee"  # three days after the change
+    for c in cands:
+        day = (c.asked_at or ctx.asked_at).date()
+        fact = ctx.facts[c.fact_ids[0]]
+        assert c.answer == value_at(ctx.world, fact.subject, fact.attribute, day)
+    # an attribute that never changed is not asked
+    assert not by_question(cands, "Which city does Maya live in now?")
+
+
+def test_state_answer_is_fixed_at_asked_at():
+    ctx = context()
+    mid = ctx.asked_at.replace(month=2, day=3)
+    base = {(c.question, c.asked_at): c.answer for c in state_dependent_attribute(ctx)}
+    # a change after the default question time, and a later value rewritten after the mid-timeline question
+    world = add_fact(build_world(), ME, "favourite_cafe", "Moka House", on("05-10"))
+    world = world.model_copy(update={"facts": [
+        f.model_copy(update={"value": "Two Sparrows", "surface_forms": ["Two Sparrows"]}) if f.value == "Daily Grind"
+        else f for f in world.facts]})
+    later = context(world, build_corpus(ctx.persona, world))
+    again = {(c.question, c.asked_at): c.answer for c in state_dependent_attribute(later)}
+    assert again[("Which café is Maya's favourite now?", mid)] == "Café Lumen"
+    assert again[("Which café is Maya's favourite now?", None)] == "Two Sparrows"  # the rewritten fact, not Moka
+    # every question asked before the rewritten fact began (03-25) keeps its answer
+    early = {k: v for k, v in base.items() if k[1] is not None and k[1].date() < on("03-25")}
+    assert early and all(again[k] == v for k, v in early.items())
+
+
+def test_entity_disambiguation_names_one_namesake_by_a_cue():
+    cands = entity_disambiguation(context())
+    brother = one(cands, "What is the latest news from Maya's brother Daniel?")
+    assert brother.answer == "is repainting the kitchen yellow"
+    assert brother.distractors[0] == "booked a holiday to Crete"  # the namesake's (the manager's) news
+    assert brother.extra["resolved_entity"] == "Daniel Okafor" and brother.extra["confusable_with"] == ["Daniel Reyes"]
+    manager = one(cands, "What is the latest news from Maya's manager Daniel?")
+    assert manager.answer == "booked a holiday to Crete"
+    kitchen = one(cands, "What did Noor from the kitchen most recently recommend to Maya?")
+    assert kitchen.answer == "a good dentist"
+    team = one(cands, "Which team is the Noor who recommended a podcast on budgeting to Maya on?")
+    assert team.answer == "front desk" and team.distractors[0] == "the kitchen"
+
+
+def test_multi_hop_chains_two_facts_and_cites_the_link():
+    ctx = context()
+    cands = multi_hop_traversal(ctx)
+    brother = one(cands, "What is the latest news from Maya's brother?")
+    assert brother.answer == "is repainting the kitchen yellow"
+    link = ctx.facts[brother.extra["link_fact_id"]]
+    assert link.value == "brother" and link.fact_id in brother.fact_ids
+    assert any(r.fact_id == link.fact_id for r in brother.evidence)
+    kitchen = one(cands, "What did the colleague from the kitchen most recently recommend to Maya?")
+    assert kitchen.answer == "a good dentist"
+    tip = one(cands, "Which team is the colleague who recommended a good dentist to Maya on?")
+    assert tip.answer == "the kitchen"
+    # the friend hosted for the football final: her latest news IS that visit's fact, so no second hop
+    assert not [c for c in cands if "football final" in c.question]
+
+
+def test_a_link_nobody_claims_is_cited_through_items_that_carry_it():
+    ctx = context()
+    rel = {f.fact_id for f in ctx.world.facts if f.attribute == "relationship"}
+    turns = [t.model_copy(update={"fact_ids": [f for f in t.fact_ids if f not in rel]}) for t in ctx.corpus.turns]
+    bare = context(ctx.world, ctx.corpus.model_copy(update={"turns": turns}))
+    brother = one(multi_hop_traversal(bare), "What is the latest news from Maya's brother?")
+    cited = [r for r in brother.evidence if r.fact_id == brother.extra["link_fact_id"]]
+    texts = {t.turn_id: t.text for t in turns}
+    assert cited and all(carries(texts[r.item_id], bare.facts[r.fact_id]) for r in cited)
+
+
+def test_negative_constraints_asks_for_the_one_plan_that_failed():
+    cands = negative_constraints(context())
+    cafe = one(cands, "Which café that Maya tried in February 2024 did Maya NOT like?")
+    assert cafe.answer == "Bean There" and cafe.distractors[0] == "Blue Door Coffee"
+    # March had two failed weekly shops: ambiguous, so not asked
+    assert not [c for c in cands if "weekly shop in March" in c.question]
+
+
+def test_no_answer_in_its_question_and_evidence_precedes_the_question():
+    ctx = context()
+    for name in FACT:
+        cands = GENERATORS[f"fact.{name}"](ctx)
+        assert cands, name
+        for c in cands:
+            assert c.category == "fact" and c.characteristics[0] == name
+            assert not mentions(c.question, c.answer) or c.extra.get("options_in_question"), c.question
+            at = c.asked_at or ctx.asked_at
+            stamps = {t.turn_id: t.timestamp for t in ctx.corpus.turns}
+            assert all(stamps[r.item_id] < at for r in c.evidence)
+            assert all(ctx.evidence_for(f, at) for f in c.fact_ids[:1])
+            assert c.answer not in c.distractors
+
+
+def test_deterministic_for_a_seed():
+    for name in FACT:
+        first = GENERATORS[f"fact.{name}"](context(seed=5))
+        second = GENERATORS[f"fact.{name}"](context(seed=5))
+        assert first == second
+
+
+def test_asked_at_is_always_after_the_evidence_and_before_the_default_time():
+    ctx = context()
+    for c in state_dependent_attribute(ctx):
+        if c.asked_at is not None:
+            assert c.asked_at < ctx.asked_at
+            assert ctx.evidence_for(c.fact_ids[0], c.asked_at)
+            assert c.asked_at.date() >= dt.date(2024, 1, 2)

@@ -1,0 +1,189 @@
+"""Hallucination generators on the hand-built premise world (tests/tasks/qgen_premise_world.py): each false
+premise is verified false, answers are the truth at question time, nothing after it changes them."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from tasks.facttext import mentions
+from tasks.qgen import GENERATORS
+from tasks.qgen.hallucination import (
+    NO_RECORD,
+    contextual_contradiction,
+    fabrication,
+    misattribution,
+    preference_conflict,
+    world_text,
+)
+from tests.tasks.qgen_premise_world import build_corpus, build_world, context, with_later
+from tests.tasks.worldfixture import make_persona
+
+KEYS = ("misattribution", "fabrication", "preference_conflict", "contextual_contradiction")
+
+
+@pytest.fixture(scope="module")
+def ctx():
+    return context()
+
+
+def only(cands, **fields):
+    """The single candidate whose fields (template, question fragment) match."""
+    found = [c for c in cands if all(
+        (v in c.question) if k == "asks" else getattr(c, k) == v for k, v in fields.items())]
+    assert len(found) == 1, [(c.template, c.question) for c in cands]
+    return found[0]
+
+
+def test_generators_are_registered():
+    for key in KEYS:
+        assert GENERATORS[f"hallucination.{key}"].__name__ == key
+
+
+def test_misattribution_agent_names_the_persona(ctx):
+    cand = only(misattribution(ctx), template="hallucination.misattribution.agent", asks="Biscuit")
+    assert cand.question.startswith("When did Maya's ") and "Maya Okafor" not in cand.question
+    assert cand.answer == "Maya Okafor, on March 2, 2024"
+    wrong = cand.extra["false_premise"].split(" (")[0]
+    assert wrong in {"Daniel Okafor", "Daniel Reyes", "Priya Shah"} and wrong in cand.question
+    assert "Sam Ortiz" not in cand.question  # an ex-partner is no longer a relation to credit
+    assert cand.answer_type == "long" and cand.rubric and wrong in cand.reference_answer
+    assert f"{wrong}, on March 2, 2024" in cand.distractors
+    assert [r.item_id for r in cand.evidence] == ["p0001-t0009"]
+
+
+def test_misattribution_swaps_the_companion(ctx):
+    cand = only(misattribution(ctx), template="hallucination.misattribution.companion")
+    assert cand.question in ("When did Maya have dinner at Casa Lola with Daniel Okafor?",
+                             "When did Maya have dinner at Casa Lola with Daniel Reyes?")
+    assert cand.answer == "Priya Shah, on March 5, 2024"
+    assert "Priya Shah" not in cand.question
+    assert cand.extra["swapped_field"] == "companion"
+    # no restaurant swap: the world knows no other restaurant
+    assert not [c for c in misattribution(ctx) if c.template.endswith(".restaurant")]
+
+
+def test_misattribution_moves_the_month(ctx):
+    cand = only(misattribution(ctx), template="hallucination.misattribution.time", asks="Biscuit")
+    assert cand.question == "Why did Maya adopt a rescue dog named Biscuit in May 2024?"
+    assert cand.answer == "March 2, 2024" and "March 2, 2024" not in cand.distractors
+
+
+def test_fabrication_is_absent_from_the_whole_world(ctx):
+    cands = fabrication(ctx)
+    assert {c.template.rsplit(".", 1)[1] for c in cands} >= {"adopt_pet", "move_flat", "concert", "new_cafe"}
+    text = world_text(ctx)
+    titles = {p.title for p in ctx.world.plans}
+    for cand in cands:
+        assert cand.answer == NO_RECORD and cand.answer_type == "long" and cand.rubric
+        assert cand.extra["false_premise"] not in titles
+        assert all(not mentions(text, form) for form in cand.extra["absent_forms"])
+        assert cand.evidence and cand.fact_ids  # the closest real event of that kind
+    pet = only(cands, template="hallucination.fabrication.adopt_pet")
+    assert "Biscuit" not in pet.question and "Biscuit" in pet.reference_answer
+
+
+def test_preference_conflict_names_the_current_preference(ctx):
+    cand = only(preference_conflict(ctx))
+    assert cand.question == "What should Maya order next time at Café Lumen, their favourite cafe?"
+    assert cand.answer == "Blue Door Coffee"
+    assert "March 12, 2024" in cand.reference_answer and "Café Lumen" in cand.reference_answer
+    assert cand.extra["superseded_fact_ids"] and "Café Lumen" in cand.distractors
+    assert [r.item_id for r in cand.evidence] == ["p0001-t0016"]
+
+
+def test_preference_conflict_needs_profile_and_facts_to_agree(ctx):
+    world = ctx.world.model_copy(update={"profile_ops": ctx.world.profile_ops[:1]})  # profile never changed
+    assert preference_conflict(context(world=world)) == []
+
+
+def test_contextual_contradiction_corrects_the_value(ctx):
+    cands = contextual_contradiction(ctx)
+    stale = only(cands, asks="3 Pine Street")
+    assert stale.answer == "flat at 12 Oak Lane" and stale.extra["variant"] == "stale"
+    failed = only(cands, asks="8 Birch Road")
+    assert failed.answer == "flat at 12 Oak Lane" and failed.extra["variant"] == "fell_through"
+    assert "fell through on March 16, 2024" in failed.reference_answer
+    ex = only(cands, asks="Sam Ortiz")
+    assert ex.question == "How are things going with Maya's partner Sam Ortiz?" and ex.answer == "ex-partner"
+    job = only(cands, asks="Brightwave Labs")
+    assert job.answer == "City Hospital"
+
+
+def test_no_answer_in_question_and_evidence_precedes(ctx):
+    for key in KEYS:
+        for cand in GENERATORS[f"hallucination.{key}"](ctx):
+            assert not mentions(cand.question, cand.answer), cand
+            assert cand.category == "hallucination" and cand.characteristic == key
+            assert cand.answer_type == "long" and cand.rubric and cand.evidence
+            for ref in cand.evidence:
+                stamp, _ = ctx.item(ref)
+                assert stamp < (cand.asked_at or ctx.asked_at)
+
+
+def test_facts_after_question_time_change_nothing(ctx):
+    persona = make_persona()
+    world, corpus = with_later(ctx.world, ctx.corpus, persona, dt.date(2024, 5, 20))
+    later = context(world=world, corpus=corpus)
+    for key in KEYS:
+        before = GENERATORS[f"hallucination.{key}"](ctx)
+        after = GENERATORS[f"hallucination.{key}"](later)
+        assert [(c.question, c.answer, c.reference_answer, c.evidence) for c in before] == [
+            (c.question, c.answer, c.reference_answer, c.evidence) for c in after], key
+
+
+def test_changed_fact_before_question_time_does_change_the_answer():
+    persona = make_persona()
+    world, corpus = with_later(build_world(), build_corpus(persona, build_world()), persona, dt.date(2024, 5, 1))
+    ctx = context(world=world, corpus=corpus)
+    home = only(contextual_contradiction(ctx), asks="3 Pine Street")
+    assert home.answer == "flat at 99 Zebra Road"
+    # the fact store now disagrees with the profile (no op for the new cafe): no preference item
+    assert preference_conflict(ctx) == []
+
+
+def test_deterministic():
+    a, b = context(), context()
+    for key in KEYS:
+        assert GENERATORS[f"hallucination.{key}"](a) == GENERATORS[f"hallucination.{key}"](b)
+
+
+def test_fabrication_never_slots_a_non_job_or_non_employer(ctx, monkeypatch):
+    """The catalog can draw "stay-at-home parent" at "unemployed": never asked as "start a new job as a
+    stay-at-home parent at unemployed" (review finding 10); the next sensible draw is used instead."""
+    import dataclasses
+
+    from tasks.catalog import KINDS
+
+    draws = iter([{"role": "stay-at-home parent", "company": "unemployed"},
+                  {"role": "plumber", "company": "self-employed"},
+                  {"role": "unemployed", "company": "Harbor Clinic"}])
+
+    def draw(rng, profile):
+        return next(draws, {"role": "pharmacist", "company": "Harbor Clinic"})
+
+    monkeypatch.setitem(KINDS, "new_job", dataclasses.replace(KINDS["new_job"], draw=draw))
+    job = only(fabrication(ctx), template="hallucination.fabrication.new_job")
+    assert job.question == "When did Maya start a new job as a pharmacist at Harbor Clinic?"
+    for cand in fabrication(ctx) + misattribution(ctx) + contextual_contradiction(ctx):
+        for bad in ("unemployed", "self-employed", "stay-at-home parent", "retired"):
+            assert not mentions(cand.question, bad), cand.question
+
+
+def test_fits_slot():
+    from tasks.facttext import fits_slot, fits_slots
+
+    assert not fits_slot("employer", "unemployed") and not fits_slot("identity.employer", "Self-employed")
+    assert not fits_slot("occupation", "stay-at-home parent") and not fits_slot("role", "retired")
+    assert fits_slot("employer", "City Hospital") and fits_slot("city", "unemployed")  # only the slots it spoils
+    assert not fits_slots({"role": "nurse", "company": "unemployed"}) and fits_slots({"role": "nurse", "company": "X"})
+
+
+def test_mentions_caches_its_pattern_and_keeps_the_acronym_rule():
+    from tasks.facttext import phrase_pattern
+
+    assert mentions("Our IT team", "IT") and not mentions("it works", "IT")  # acronyms match in capitals only
+    assert mentions("Lunch at café lumen", "Café Lumen") and not mentions("Café Lumens", "Café Lumen")
+    assert phrase_pattern("Café Lumen") is phrase_pattern("Café Lumen")
+    assert not mentions("anything", "  ")
