@@ -73,8 +73,21 @@ def land_persona(ctx: Ctx, persona_id: str, persona: Staged, world: Staged, docs
         if result.ledger:
             reused = result.origin_run != ctx.run_id
             rows = [r.model_copy(update={"cached": True}) for r in result.ledger] if reused else result.ledger
+            rows = first_per_key(rows)
             land_rows(ctx.layout, "llm_calls", rows, ctx.run_id, persona_id, part=stage)
     return {table: len(rows) for table, rows in tables.items()}
+
+
+def first_per_key(rows: list) -> list:
+    """Ledger rows with repeats of the same request dropped (an identical request within a stage is one
+    call, answered once; the table's key is call_key, stage and persona)."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for row in rows:
+        if (row.call_key, row.stage) not in seen:
+            seen.add((row.call_key, row.stage))
+            out.append(row)
+    return out
 
 
 def submit_persona(ctx: Ctx, persona_id: str, seed_text: str, tasks: dict | None = None):
@@ -202,6 +215,7 @@ def _manifest(con, layout: Layout, config: BuildConfig, run_id: str, report: Gat
         content_hash=release.combined_hash(hashes),
         gates=report.summary(),
         withdrawals=release.withdrawals(con, run_id), sources=release.source_counts(con, run_id),
+        dialogue=release.dialogue_stats(con, run_id),
         parent=f"{config.name}/{versions[-1]}" if versions else None,
     )
 

@@ -44,14 +44,16 @@ STAGE_MODULES = {
 STAGE_VERSIONS = {stage: 1 for stage in STAGE_MODULES}
 """Bump a stage's number to invalidate its cached results when the code hash cannot see the change."""
 
-STAGE_GATEWAYS = {"profile": "profile", "simulate": "loop", "sources": "sources", "dialogue": "dialogue"}
+STAGE_GATEWAYS = {"profile": "profile", "simulate": "loop", "sources": "sources", "dialogue": "dialogue",
+                  "questions": "questions"}
 """The gateway (provider) name each model-calling stage uses; other stages make no model calls."""
 
 STAGE_PROMPTS = {
     "profile": ("profile",),
     "simulate": ("outcome",),
     "sources": ("email", "email_notice", "journal", "report_questions", "report"),
-    "dialogue": ("user_turn_initial", "user_turn_followup", "assistant_turn"),
+    "dialogue": ("user_turn_initial", "user_turn_followup", "user_turn_filler", "assistant_turn", "fact_check"),
+    "questions": ("rephrase_question",),
 }
 """Prompt templates each stage renders; tests check every template in prompts/ belongs to a stage."""
 

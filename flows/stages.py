@@ -131,16 +131,16 @@ def dialogue_task(ctx: Ctx, persona_id: str, persona: Staged, world: Staged, doc
 
 
 def merged(docs: Corpus, talk: Corpus) -> Corpus:
-    return Corpus(documents=docs.documents, chunks=docs.chunks,
-                  bullets=talk.bullets, sessions=talk.sessions, turns=talk.turns)
+    return Corpus(documents=docs.documents, chunks=docs.chunks, bullets=talk.bullets, sessions=talk.sessions,
+                  turns=talk.turns, findings=docs.findings + talk.findings)
 
 
 @_stage_task("questions")
 def questions_task(ctx: Ctx, persona_id: str, persona: Staged, world: Staged, docs: Staged,
                    talk: Staged) -> Staged:
-    """Compute questions, answers and evidence from the fact store."""
-    return _run(ctx, "questions", persona_id, None, lambda: questions.write_questions(
-        ctx.config, persona.value, world.value, merged(docs.value, talk.value)))
+    """Compute questions, answers and evidence from the fact store (a real provider may reword them)."""
+    return _run(ctx, "questions", persona_id, "questions", lambda gw: questions.write_questions(
+        ctx.config, persona.value, world.value, merged(docs.value, talk.value), gw))
 
 
 @_stage_task("review")
@@ -149,7 +149,7 @@ def review_task(ctx: Ctx, persona_id: str, persona: Staged, world: Staged, docs:
     """QA-review every question; the kept questions, with one question_reviews row each to land."""
     with heartbeat("review", persona_id):
         kept, reviews = qa_review.review_questions(persona.value, world.value, merged(docs.value, talk.value),
-                                                   qset.value)
+                                                   qset.value, ctx.config)
     return Staged(value=kept, origin_run=ctx.run_id, rows={"question_reviews": reviews})
 
 
@@ -158,7 +158,8 @@ def verify_task(ctx: Ctx, persona_id: str, persona: Staged, world: Staged, docs:
                 qset: Staged) -> Staged:
     """Audit the persona's stages; findings are landed, errors are gated."""
     return _run(ctx, "verify", persona_id, None, lambda: verify.verify_persona(
-        persona.value, world.value, merged(docs.value, talk.value), qset.value))
+        persona.value, world.value, merged(docs.value, talk.value), qset.value,
+        window=ctx.config.stages.dialogue.context_window))
 
 
 STAGE_TASKS: dict[str, Task] = {

@@ -14,7 +14,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-MODEL_STAGES = ("profile", "loop", "sources", "dialogue")
+from schemas.corpus import DIALOGUE_CATEGORIES
+
+MODEL_STAGES = ("profile", "loop", "sources", "dialogue", "questions")
 """The stages that call a model, by the names `[stages.providers.<stage>]` overrides use."""
 
 
@@ -69,12 +71,42 @@ class SourceOptions(_Strict):
 
 
 class DialogueOptions(_Strict):
-    followups: int = Field(1, ge=0, le=5)
-    context_window: int = Field(6, ge=0)
+    followups: int = Field(1, ge=0, le=5, description="follow-up user turns per topic")
+    context_window: int = Field(6, ge=0, description="earlier turns of the session each model call sees")
+    filler_rate: float = Field(
+        0.15, ge=0, lt=1, description="share of topics that are small talk or unrelated requests"
+    )
+    delay_share: float = Field(
+        0.3, ge=0, le=1, description="share of events talked about one to six days after they happened"
+    )
+    details_per_event: int = Field(
+        2, ge=0, le=6, description="most outcome-narrative sentences without a fact that become bullets"
+    )
+    max_attempts: int = Field(3, ge=1, le=5, description="wordings tried per turn before a template or a drop")
 
 
 class QuestionOptions(_Strict):
-    per_category: int = Field(6, ge=1, description="questions per category and persona (upper bound)")
+    """How many questions a persona gets and in what form (tasks/qgen/)."""
+
+    per_persona: int = Field(60, ge=1, description="questions per persona (upper bound)")
+    per_category: int | None = Field(
+        None, ge=1, description="questions per category and persona (upper bound; None: only the share bounds it)"
+    )
+    max_category_share: float = Field(
+        0.30, gt=0, le=1, description="largest share of a persona's questions in one category"
+    )
+    characteristic_floor: int = Field(
+        2, ge=0, description="questions per characteristic and persona taken first, when candidates exist"
+    )
+    mcq_share: float = Field(0.5, ge=0, le=1, description="share of short-answer items asked as multiple choice")
+    zero_memory: int = Field(3, ge=0, description="zero-memory control questions per persona")
+    distraction_sessions: int = Field(
+        5, ge=1, description="unrelated sessions after the last evidence that make a question post-distraction"
+    )
+    checkpoint_probes: int = Field(
+        2, ge=0, le=6, description="mid-timeline question times (besides the day after the simulation)"
+    )
+    rephrase: bool = Field(True, description="let a real provider rephrase question texts (never offline)")
 
 
 class StageOptions(_Strict):
@@ -96,10 +128,8 @@ class StageOptions(_Strict):
         return value
 
 
-DIALOGUE_CATEGORY_FLOORS = {
-    c: 1 for c in ("information_sharing", "advice_seeking", "scheduling", "attachment_consultation")
-}
-"""status_update sessions are rarer: a small run may hold none, so only presets that are large enough floor them."""
+DIALOGUE_CATEGORY_FLOORS = {c: 1 for c in DIALOGUE_CATEGORIES}
+"""Topics (opening user turns) per dialogue category, across the run."""
 
 
 class GateOptions(_Strict):
@@ -107,7 +137,8 @@ class GateOptions(_Strict):
 
     category_floors: dict[str, int] = Field(default_factory=lambda: {"fact": 1, "temporal": 1})
     characteristic_floors: dict[str, int] = Field(
-        default_factory=lambda: {"state_dependent_attribute": 1, "implicit_temporal_lookup": 1}
+        default_factory=lambda: {"implicit_temporal_lookup": 1},
+        description="least questions per characteristic across the corpus (presets set all 27)",
     )
     source_type_floors: dict[str, int] = Field(default_factory=lambda: {"email": 1, "journal": 1, "report": 1})
     format_floors: dict[str, int] = Field(default_factory=lambda: {"txt": 1, "md": 1, "html": 1})
@@ -117,7 +148,27 @@ class GateOptions(_Strict):
     min_outcome_events: int = Field(20, ge=1, description="fewer rolled-out events than this: share not tested")
     gold_longest_tolerance: float = Field(0.15, ge=0, le=1, description="allowed excess of gold-longest share")
     gold_position_alpha: float = Field(0.01, gt=0, lt=1, description="chi-square p-value floor for gold positions")
+    gold_rank_alpha: float = Field(
+        0.01, gt=0, lt=1, description="chi-square p-value floor for the gold's rank among ordered MCQ options"
+    )
     min_mcq_for_stats: int = Field(30, ge=6, description="fewer MCQ items than this: MCQ statistics not tested")
+    max_category_share: float = Field(
+        0.30, gt=0, le=1, description="largest share of a persona's (and the corpus's) questions in one category"
+    )
+    min_questions_per_persona: int = Field(1, ge=0, description="fewest questions a persona may end with")
+    min_questions_for_share: int = Field(
+        20, ge=1, description="a persona with fewer questions than this: its category share is not tested"
+    )
+    min_distinct_4gram_ratio: float = Field(
+        0.5, ge=0, le=1, description="least distinct/all word 4-grams of each persona's user turns"
+    )
+    min_user_turns_per_persona: int = Field(0, ge=0, description="least user turns of each persona")
+    min_tokens_per_persona: int = Field(
+        0, ge=0, description="least cl100k_base tokens of each persona's dialogue and documents together"
+    )
+    max_tokens_per_persona: int | None = Field(
+        None, ge=1, description="most cl100k_base tokens of each persona's dialogue and documents together"
+    )
     domain_quotas: dict[str, int] = Field(
         default_factory=dict, description="domain -> least questions over that domain's personas"
     )

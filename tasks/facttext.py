@@ -6,6 +6,7 @@ one of the fact's surface forms as a whole phrase (case-insensitive, not inside 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from typing import Any, Literal
@@ -17,12 +18,48 @@ from tasks.timeutil import human_date
 Person = Literal["first", "second", "third"]
 
 
+def is_acronym(form: str) -> bool:
+    """`IT`, `NHS`, `BBC`: a short all-capitals form, which only matches in capitals (`it` is not `IT`)."""
+    form = form.strip()
+    return 1 < len(form) <= 5 and form.isalpha() and form.isupper()
+
+
+@functools.lru_cache(maxsize=16384)
+def phrase_pattern(form: str) -> re.Pattern[str]:
+    """The compiled whole-phrase pattern `mentions` uses for `form` (case-insensitive unless an acronym)."""
+    flags = 0 if is_acronym(form) else re.IGNORECASE
+    return re.compile(r"(?<!\w)" + re.escape(form.strip()) + r"(?!\w)", flags)
+
+
 def mentions(text: str, form: str) -> bool:
-    """True when `form` occurs in `text` as a whole phrase, ignoring case."""
+    """True when `form` occurs in `text` as a whole phrase, ignoring case (except for acronyms)."""
     if not form.strip():
         return False
-    pattern = r"(?<!\w)" + re.escape(form.strip()) + r"(?!\w)"
-    return re.search(pattern, text, flags=re.IGNORECASE) is not None
+    return phrase_pattern(form).search(text) is not None
+
+
+NOT_AN_EMPLOYER = frozenset({"unemployed", "retired", "self-employed"})
+"""Employer values that name no employer: `Samir's employer is unemployed`, `a job at self-employed` are nonsense."""
+NOT_AN_OCCUPATION = frozenset({"unemployed", "retired", "stay-at-home parent"})
+"""Occupation values that are no job: `start a new job as a stay-at-home parent` is nonsense."""
+NOT_A_SLOT_VALUE: dict[str, frozenset[str]] = {
+    "employer": NOT_AN_EMPLOYER, "company": NOT_AN_EMPLOYER,
+    "occupation": NOT_AN_OCCUPATION, "role": NOT_AN_OCCUPATION, "job": NOT_AN_OCCUPATION,
+}
+"""Attribute (or plan entity field) -> values that cannot fill its slot in a question or statement template."""
+
+
+def fits_slot(attribute: str, value: str) -> bool:
+    """False when `value` cannot be slotted into a template as the attribute's value (`<holder>'s employer is
+    <value>`, `a job as a <role> at <company>`): an employer of `unemployed`, a job as a `stay-at-home parent`.
+    `attribute` may be a dotted path or a plan entity field (`company`, `role`)."""
+    key = attribute.rsplit(".", 1)[-1]
+    return value.strip().lower() not in NOT_A_SLOT_VALUE.get(key, frozenset())
+
+
+def fits_slots(fields: dict[str, str]) -> bool:
+    """True when every field of a plan entity (or drawn event) fits its slot."""
+    return all(fits_slot(k, v) for k, v in fields.items())
 
 
 def carries(text: str, fact: Fact) -> bool:

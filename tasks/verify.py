@@ -18,11 +18,24 @@ from schemas.profile import Persona
 from schemas.qa import Evidence, Question, QuestionSet
 from schemas.world import Fact, World
 from tasks.facttext import carries, carries_first, mentions
+from tasks.verify_dialogue import WARNINGS, TurnScope, scopes_for, turn_problems
 from tasks.verify_sources import document_problems
 from tasks.verify_world import verify_world
 
-REPLY_WORDS = (60, 200)
 STATE_CHARACTERISTICS = ("state_dependent_attribute", "entity_disambiguation")
+STATE_TEMPLATES = tuple(f"fact.{c}" for c in STATE_CHARACTERISTICS)
+"""Templates whose answer is the current value of their first fact (other variants may ask the past)."""
+SUGGESTIONS = {
+    "turn_carries_fact": "claim only facts the text states",
+    "turn_fact_not_valid": "claim only facts that hold on the turn's day",
+    "turn_anticipates_fact": "mention only what is true by the turn's day",
+    "time_ref_in_text": "record only time phrases the text contains",
+    "relative_time_mismatch": "use tasks.relativetime.describe for the event's date",
+    "assistant_reveals_untold": "the assistant states only what it was told in the session",
+    "pastes_document": "talk about the document instead of copying it",
+    "upload_marker": "open a turn that shares a document with [Upload <doc_id>]",
+    "assistant_length": "keep replies within the category's reply_words",
+}
 
 
 @dataclass
@@ -86,13 +99,14 @@ class Audit:
         return fact
 
 
-def verify_persona(persona: Persona, world: World, corpus: Corpus, questions: QuestionSet) -> list[Finding]:
+def verify_persona(persona: Persona, world: World, corpus: Corpus, questions: QuestionSet,
+                   window: int | None = None) -> list[Finding]:
     """Audit one persona's documents, chunks, bullets, turns, questions and evidence."""
     audit = Audit(persona, world, corpus, questions)
     check_sources(audit)
-    check_dialogue(audit)
+    check_dialogue(audit, window)
     check_questions(audit)
-    for found in verify_world(persona, world):
+    for found in verify_world(persona, world) + corpus.findings:  # the dialogue stage's own repairs/drops
         audit.flag(found.stage, found.artifact_id, found.check, found.message, found.suggestion, found.severity)
     errors = sum(f.severity == "error" for f in audit.found)
     audit.flag(
@@ -141,8 +155,8 @@ def check_evidence(audit: Audit, row: Evidence) -> None:
             f"evidence id {row.evidence_id} is not a {row.evidence_kind} of this persona",
             "cite only ids of turns and chunks that exist",
         )
-    fact = audit.fact_ok("questions", ref, row.fact_id)
-    if question is None or item is None or fact is None:
+    fact = audit.fact_ok("questions", ref, row.fact_id) if row.fact_id is not None else None
+    if question is None or item is None or (fact is None and row.fact_id is not None):
         return
     if not stamp(item) < question.question_time:
         audit.flag(
@@ -153,6 +167,8 @@ def check_evidence(audit: Audit, row: Evidence) -> None:
             f"{question.question_time.isoformat()}",
             "cite only items said before the question is asked",
         )
+    if fact is None:  # structural evidence (a chunk holding a table or section): no fact to carry
+        return
     if not carries(item.text, fact):
         audit.flag(
             "questions",
@@ -174,7 +190,7 @@ def check_evidence(audit: Audit, row: Evidence) -> None:
 def check_question(audit: Audit, q: Question, evidence: list[Evidence]) -> None:
     """One question: evidence exists, answers are non-empty and match the derivation, the facts resolve."""
     qid = q.question_id
-    if not evidence:
+    if not evidence and q.checkpoint != "zero_memory":
         audit.flag(
             "questions",
             qid,
@@ -192,9 +208,9 @@ def check_question(audit: Audit, q: Question, evidence: list[Evidence]) -> None:
             f"answer {q.answer!r} differs from the derivation's {q.derivation.get('computed_answer')!r}",
         )
     facts = [audit.fact_ok("questions", qid, fid) for fid in q.derivation.get("fact_ids", [])]
-    if set(q.characteristics) & set(STATE_CHARACTERISTICS):
+    if q.derivation.get("template") in STATE_TEMPLATES:  # a current-value answer rests on its first fact
         day = q.question_time.date()
-        for fact in filter(None, facts):
+        for fact in filter(None, facts[:1]):
             if not (fact.valid_from <= day and (fact.valid_to is None or day < fact.valid_to)):
                 audit.flag(
                     "questions",
@@ -202,11 +218,7 @@ def check_question(audit: Audit, q: Question, evidence: list[Evidence]) -> None:
                     "fact_valid_at_question_time",
                     f"{fact.fact_id} is not valid on {day}, so the answer is stale",
                 )
-    if (
-        q.answer.strip()
-        and "sequence_comprehension" not in q.characteristics
-        and mentions(q.question, q.answer)
-    ):
+    if q.answer.strip() and not q.derivation.get("options_in_question") and mentions(q.question, q.answer):
         audit.flag(
             "questions",
             qid,
@@ -216,22 +228,26 @@ def check_question(audit: Audit, q: Question, evidence: list[Evidence]) -> None:
         )
 
 
-def check_dialogue(audit: Audit) -> None:
-    """Bullets, sessions and turns: ids resolve, clocks run forward, claimed facts are carried."""
+def check_dialogue(audit: Audit, window: int | None = None) -> None:
+    """Bullets, sessions and turns: ids resolve, clocks run forward, and every turn passes the per-turn
+    checks of tasks/verify_dialogue.py (claimed facts carried and valid, no foreknowledge, relative times
+    that fit the calendar, no untold facts from the assistant, no pasted documents, upload markers,
+    reply lengths)."""
     for bullet in audit.corpus.bullets:
         for fid in bullet.fact_ids:
             audit.fact_ok("dialogue", bullet.bullet_id, fid)
+    scopes = scopes_for(audit.persona, audit.world, audit.corpus, window)
     by_session: dict[str, list[Turn]] = defaultdict(list)
     for turn in audit.corpus.turns:
         by_session[turn.session_id].append(turn)
-        check_turn(audit, turn)
+        check_turn(audit, turn, scopes[turn.turn_id])
     for sid, turns in by_session.items():
-        check_clock(audit, sid, sorted(turns, key=lambda t: t.turn_id))
+        check_clock(audit, sid, sorted(turns, key=turn_number))
     check_initial_turns(audit)
 
 
-def check_turn(audit: Audit, turn: Turn) -> None:
-    """One turn's references, claimed facts and (for the assistant) length."""
+def check_turn(audit: Audit, turn: Turn, scope: TurnScope) -> None:
+    """One turn's references, then its per-turn problems (assistant_length is a warning, the rest errors)."""
     tid = turn.turn_id
     if turn.bullet_id is not None and turn.bullet_id not in audit.bullets:
         audit.flag("dialogue", tid, "bullet_resolves", f"turn cites unknown bullet {turn.bullet_id}")
@@ -244,24 +260,16 @@ def check_turn(audit: Audit, turn: Turn) -> None:
                 "dialogue", tid, "attachment_precedes_turn", f"document {doc_id} is created after the turn"
             )
     for fid in turn.fact_ids:
-        fact = audit.fact_ok("dialogue", tid, fid)
-        if fact is not None and not carries(turn.text, fact):
-            audit.flag(
-                "dialogue",
-                tid,
-                "turn_carries_fact",
-                f"turn claims {fid} but contains none of its surface forms",
-                "claim only facts the text states",
-            )
-    n = len(turn.text.split())
-    if turn.role == "assistant" and not REPLY_WORDS[0] <= n <= REPLY_WORDS[1]:
-        audit.flag(
-            "dialogue",
-            tid,
-            "assistant_length",
-            f"assistant reply has {n} words (expected 60-200)",
-            severity="warning",
-        )
+        audit.fact_ok("dialogue", tid, fid)
+    for problem in turn_problems(turn, scope):
+        severity = "warning" if problem.check in WARNINGS else "error"
+        audit.flag("dialogue", tid, problem.check, problem.message, SUGGESTIONS.get(problem.check, ""), severity)
+
+
+def turn_number(turn: Turn) -> tuple[int, str]:
+    """A turn's position in its session from its id (`...-t07`, `...-t112`): numeric, so t100 follows t99."""
+    tail = turn.turn_id.rsplit("-t", 1)[-1]
+    return (int(tail), "") if tail.isdigit() else (10**9, turn.turn_id)
 
 
 def check_clock(audit: Audit, session_id: str, turns: list[Turn]) -> None:

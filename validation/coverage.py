@@ -1,5 +1,7 @@
 """The coverage suite: every question category and characteristic, source type, format and dialogue
-category reaches its floor (floors from `config.gates`; defaults match what the stages produce)."""
+category reaches its floor (floors from `config.gates`; defaults match what the stages produce).
+Zero-memory controls (checkpoint 'zero_memory') stay in the release but count toward no category or
+characteristic floor: they need no memory, so they cover nothing."""
 
 from __future__ import annotations
 
@@ -12,17 +14,20 @@ from schemas.config import BuildConfig
 from validation.frames import query
 from validation.suites import FrameBuilder, Suite, at_least, factory
 
+NOT_CONTROL = "checkpoint is distinct from 'zero_memory'"
+"""The questions that count toward coverage: every one but the zero-memory controls."""
+
 COUNTS = {
-    "category": ("select category as value, count(*) as n from {questions} where run_id = $run_id group by 1",
-                 "questions"),
+    "category": ("select category as value, count(*) as n from {questions} where run_id = $run_id "
+                 f"and {NOT_CONTROL} group by 1", "questions"),
     "characteristic": ("select value, count(*) as n from (select unnest(characteristics) as value from {questions} "
-                       "where run_id = $run_id) group by 1", "questions"),
+                       f"where run_id = $run_id and {NOT_CONTROL}) group by 1", "questions"),
     "source_type": ("select source_type as value, count(*) as n from {documents} where run_id = $run_id group by 1",
                     "documents"),
     "format": ("select format as value, count(*) as n from {documents} where run_id = $run_id group by 1",
                "documents"),
-    "dialogue_category": ("select category as value, count(*) as n from {sessions} where run_id = $run_id "
-                          "group by 1", "sessions"),
+    "dialogue_category": ("select category as value, count(*) as n from {turns} where run_id = $run_id "
+                          "and role = 'user' and kind = 'initial' group by 1", "turns"),
 }
 
 

@@ -1,5 +1,11 @@
-"""The distribution suite: the share of positive rolled-out events is near the config's rollout_p, and
-questions over each domain pack's personas meet the pack's quota (`gates.domain_quotas`)."""
+"""The distribution suite: the share of positive rolled-out events is near the config's rollout_p;
+questions over each domain pack's personas meet the pack's quota (`gates.domain_quotas`); no category
+holds more than `gates.max_category_share` of a persona's questions (personas with at least
+`gates.min_questions_for_share` questions) or of the corpus's; every persona has at least
+`gates.min_questions_per_persona` questions; each persona's user turns are varied (their distinct word
+4-gram ratio is at least `gates.min_distinct_4gram_ratio`); each persona has at least
+`gates.min_user_turns_per_persona` user turns and between `gates.min_tokens_per_persona` and
+`gates.max_tokens_per_persona` cl100k_base tokens of dialogue and documents (RHELM's scale on `rhelm`)."""
 
 from __future__ import annotations
 
@@ -22,6 +28,83 @@ select p.domain as value, count(q.question_id) as n
 from {personas} as p left join {questions} as q on q.persona_id = p.persona_id and q.run_id = $run_id
 where p.run_id = $run_id group by 1
 """
+
+
+SHARE_SQL = """
+select persona_id, category, count(*) as n from {questions}
+where run_id = $run_id and checkpoint <> 'zero_memory' group by all order by all
+"""
+"""Category counts per persona, zero-memory controls left out (they are not part of the balance)."""
+
+PER_PERSONA_SQL = """
+select p.persona_id, count(q.question_id) as n
+from {personas} as p left join {questions} as q on q.persona_id = p.persona_id and q.run_id = $run_id
+where p.run_id = $run_id group by 1 order by 1
+"""
+
+USER_4GRAMS_SQL = r"""
+with words as (
+    select persona_id, string_split(trim(regexp_replace(lower(text), '\s+', ' ', 'g')), ' ') as ws
+    from {turns} where run_id = $run_id and role = 'user'
+), grams as (
+    select persona_id, array_to_string(ws[k:k + 3], ' ') as gram
+    from (select persona_id, ws, unnest(generate_series(1, len(ws) - 3)) as k from words)
+)
+select persona_id, count(*) as n_grams, count(distinct gram) / count(*) as ratio
+from grams group by 1 order by 1
+"""
+"""Per persona: the word 4-grams of its user turns (lower-cased, whitespace-split), and the distinct share."""
+
+
+def variety_frame(con: duckdb.DuckDBPyConnection, run_id: str) -> pd.DataFrame:
+    """One row per persona with user turns: persona_id, n_grams and ratio (distinct / all 4-grams)."""
+    return query(con, USER_4GRAMS_SQL, run_id, "turns").astype({"n_grams": "int64", "ratio": "float64"})
+
+
+SCALE_SQL = """
+with ids as (
+    select persona_id from {personas} where run_id = $run_id
+    union select persona_id from {turns} where run_id = $run_id
+    union select persona_id from {documents} where run_id = $run_id
+)
+select ids.persona_id, count(t.turn_id) filter (where t.role = 'user') as user_turns
+from ids left join {turns} as t on t.persona_id = ids.persona_id and t.run_id = $run_id
+group by 1 order by 1
+"""
+
+
+def scale_frame(con: duckdb.DuckDBPyConnection, run_id: str) -> pd.DataFrame:
+    """One row per persona: user turns and cl100k_base tokens of its dialogue and documents (texts streamed
+    from DuckDB in batches, never loaded as one frame)."""
+    from warehouse.release import text_tokens
+
+    frame = query(con, SCALE_SQL, run_id, "personas", "turns", "documents")
+    tokens = text_tokens(con, run_id)
+    frame["tokens"] = [tokens.get(pid, 0) for pid in frame["persona_id"]]
+    return frame.astype({"user_turns": "int64", "tokens": "int64"})
+
+
+def share_frame(min_questions: int) -> Callable[[duckdb.DuckDBPyConnection, str], pd.DataFrame]:
+    """A frame builder: one row per (scope, category): scope is a persona id or `corpus`; n, total and
+    share (null for a persona with fewer than `min_questions` questions: too few for a share)."""
+
+    def build(con: duckdb.DuckDBPyConnection, run_id: str) -> pd.DataFrame:
+        df = query(con, SHARE_SQL, run_id, "questions")
+        rows = []
+        for scope, part in [("corpus", df)] + [(pid, g) for pid, g in df.groupby("persona_id", sort=True)]:
+            counts = part.groupby("category")["n"].sum()
+            total = int(counts.sum())
+            for category, n in sorted(counts.items()):
+                share = int(n) / total if total >= min_questions else None
+                rows.append((f"{scope}/{category}", int(n), total, share))
+        return pd.DataFrame(rows, columns=["scope", "n", "total", "share"]).astype({"share": "float64"})
+
+    return build
+
+
+def per_persona_frame(con: duckdb.DuckDBPyConnection, run_id: str) -> pd.DataFrame:
+    """One row per persona: its question count `n`."""
+    return query(con, PER_PERSONA_SQL, run_id, "personas", "questions")
 
 
 def outcome_frame(min_events: int) -> Callable[[duckdb.DuckDBPyConnection, str], pd.DataFrame]:
@@ -53,11 +136,28 @@ def distribution_suite(config: BuildConfig) -> Suite:
     g, p = config.gates, config.rollout_p
     return Suite(
         name="distribution",
-        frames={"outcomes": outcome_frame(g.min_outcome_events), "quotas": quota_frame(g.domain_quotas)},
+        frames={"outcomes": outcome_frame(g.min_outcome_events), "quotas": quota_frame(g.domain_quotas),
+                "shares": share_frame(g.min_questions_for_share), "per_persona": per_persona_frame,
+                "dialogue_variety": variety_frame, "scale": scale_frame},
         checks=(
             between("distribution.positive outcome share near p", "outcomes", "share",
                     on_failure=f"positive share is not within {g.outcome_tolerance} of rollout_p {p}",
                     low=max(0.0, p - g.outcome_tolerance), high=min(1.0, p + g.outcome_tolerance)),
             at_least("distribution.domain quota met", "quotas", "value", "a domain below its quota"),
+            between("distribution.category share under bound", "shares", "share", "scope",
+                    f"a category holds more than {g.max_category_share:.0%} of a persona's or the corpus's "
+                    "questions", high=g.max_category_share + 1e-9),
+            between("distribution.questions per persona", "per_persona", "n", "persona_id",
+                    f"a persona has fewer than {g.min_questions_per_persona} questions",
+                    low=g.min_questions_per_persona),
+            between("distribution.user turns varied", "dialogue_variety", "ratio", "persona_id",
+                    f"a persona's user turns repeat themselves (distinct word 4-gram ratio under "
+                    f"{g.min_distinct_4gram_ratio})", low=g.min_distinct_4gram_ratio),
+            between("distribution.user turns per persona", "scale", "user_turns", "persona_id",
+                    f"a persona has fewer than {g.min_user_turns_per_persona} user turns",
+                    low=g.min_user_turns_per_persona),
+            between("distribution.tokens per persona", "scale", "tokens", "persona_id",
+                    f"a persona's dialogue and documents hold fewer than {g.min_tokens_per_persona} or more than "
+                    f"{g.max_tokens_per_persona} tokens", low=g.min_tokens_per_persona, high=g.max_tokens_per_persona),
         ),
     )

@@ -16,6 +16,7 @@ Results come back in input order and depend only on each request, so concurrency
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import threading
@@ -78,6 +79,16 @@ class CallSpec(NamedTuple):
 
 class GatewayError(RuntimeError):
     """A model call that could not produce a valid output, even through the fallback."""
+
+
+@functools.cache
+def _schema_json(output_model: type[BaseModel]) -> str:
+    return json.dumps(output_model.model_json_schema(), sort_keys=True)
+
+
+def output_schema(output_model: type[BaseModel]) -> dict[str, Any]:
+    """The output model's JSON schema (built once per model: it is the same for every call)."""
+    return json.loads(_schema_json(output_model))
 
 
 def estimate_tokens(text: str) -> int:
@@ -160,7 +171,7 @@ class Gateway:
         from tasks.llm.providers.common import SYSTEM
 
         text = prompts.render(prompt_name, context)
-        schema = output_model.model_json_schema()
+        schema = output_schema(output_model)
         key_material = json.dumps(
             {"provider": self.provider.name, "model": self.provider.model, "system": SYSTEM, "prompt": text,
              "prompt_name": prompt_name, "schema": schema, "temperature": self.config.temperature,

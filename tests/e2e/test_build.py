@@ -123,8 +123,8 @@ def test_error_finding_fails_the_gate_and_cli_gates_exits_1(tmp_path, monkeypatc
 
     real = stages.verify.verify_persona
 
-    def with_error(persona, *args):
-        found = real(persona, *args)
+    def with_error(persona, *args, **kwargs):
+        found = real(persona, *args, **kwargs)
         return found + [Finding(finding_id=f"{persona.persona_id}-v9999", persona_id=persona.persona_id,
                                 stage="questions", artifact_id="x", check="injected", severity="error", message="m")]
 
