@@ -41,7 +41,7 @@ def measure(preset: str = PRESET) -> dict:
         dialogue_tokens = sum(count_tokens(t.text) for t in talk.turns)
         document_tokens = sum(count_tokens(d.body) for d in docs)
         rows.append({"persona_id": pid, "user_turns": len(users), "turns": len(talk.turns),
-                     "filler_share": round(kinds["filler"] / max(1, len(users)), 3),
+                     "filler_user_turn_share": round(kinds["filler"] / max(1, len(users)), 3),
                      "dialogue_tokens": dialogue_tokens, "document_tokens": document_tokens,
                      "tokens": dialogue_tokens + document_tokens, "user_4gram_ratio": round(four_gram_ratio(users), 3),
                      "repairs": len(talk.findings), "seconds": round(seconds, 2)})

@@ -29,6 +29,8 @@ SUGGESTIONS = {
     "turn_carries_fact": "claim only facts the text states",
     "turn_fact_not_valid": "claim only facts that hold on the turn's day",
     "turn_anticipates_fact": "mention only what is true by the turn's day",
+    "turn_states_stale_fact": "state the value that holds on the turn's day, or put the old one in the past",
+    "turn_contradicts_fact": "reword the turn so it agrees with the fact store",
     "time_ref_in_text": "record only time phrases the text contains",
     "relative_time_mismatch": "use tasks.relativetime.describe for the event's date",
     "assistant_reveals_untold": "the assistant states only what it was told in the session",
