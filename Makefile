@@ -20,9 +20,11 @@ export LIFELOOM_ROOT := $(CURDIR)
 
 install: $(STAMP)
 
+# torch goes in first, pinned to the local CPU wheel: sentence-transformers then finds it and pulls no CUDA build.
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet torch==2.13.0
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 

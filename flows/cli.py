@@ -246,6 +246,122 @@ def diff(
         fail(str(exc))
 
 
+def _csv(text: str, what: str, cast=str) -> list:
+    items = [t.strip() for t in text.split(",") if t.strip()]
+    try:
+        return [cast(t) for t in items]
+    except ValueError:
+        fail(f"--{what} must be a comma-separated list of integers, got {text!r}")
+
+
+@app.command(name="eval")
+def eval_release(
+    release: Annotated[str, typer.Option("--release", help="Release to evaluate: name/version or a release folder.")],
+    systems: Annotated[str, typer.Option(help="Comma-separated retrieval systems.")] = "no_memory,recency,bm25,oracle",
+    settings: Annotated[str, typer.Option(help="Comma-separated settings: turns, chunks, both.")] = "turns",
+    k: Annotated[str, typer.Option("--k", help="Comma-separated k values (items the reader sees).")] = "5,20,50",
+    provider: Annotated[str, typer.Option(help="Reader/judge provider: offline, openai or anthropic.")] = "offline",
+    model: Annotated[str | None, typer.Option(help="Model name for a real provider.")] = None,
+    api_key_env: Annotated[str | None, typer.Option(help="Environment variable holding the API key.")] = None,
+    base_url: Annotated[str | None, typer.Option(help="Provider base URL.")] = None,
+    majority: Annotated[bool, typer.Option(help="Judge long answers by the majority of three judges.")] = False,
+    home: HomeOpt = DEFAULT_HOME,
+) -> None:
+    """Evaluate retrieval systems and a reader on a frozen release; writes results and a report beside it."""
+    _quiet_prefect()
+    from flows.evaluate import check_request
+    from schemas.config import ProviderConfig
+    from warehouse.diff import resolve_release
+    from warehouse.paths import Layout
+
+    chosen = (_csv(systems, "systems"), _csv(settings, "settings"), _csv(k, "k", int))
+    try:
+        check_request(*chosen)
+        resolve_release(Layout(home.expanduser().absolute()), release)
+        fields = {"name": provider} | ({"model": model} if model else {})
+        fields |= {key: v for key, v in (("api_key_env", api_key_env), ("base_url", base_url)) if v}
+        reader = ProviderConfig(**fields)
+    except ValueError as exc:  # pydantic's ValidationError is a ValueError
+        fail(str(exc).splitlines()[0] if "validation error" not in str(exc) else f"bad provider options: {exc}")
+    from flows.evaluate import evaluate_release
+
+    result = evaluate_release(release=release, systems=chosen[0], settings=chosen[1], ks=chosen[2],
+                              home=str(home.expanduser().absolute()), provider=reader, majority=majority)
+    table = Table("system", "setting", "k", "hit@5", "recall@20", "mrr", "accuracy")
+    for row in result["summary"]["by_system"]:
+        table.add_row(row["system"], row["setting"], str(row["k"]),
+                      *[("–" if row[c] is None else f"{row[c]:.3f}") for c in ("hit_at_5", "recall_at_20", "mrr",
+                                                                                "accuracy")])
+    out.print(table)
+    out.print(f"eval {result['eval_id']}: {result['path']}\nreport: {result['report']}")
+
+
+@app.command("export")
+def export_cmd(
+    release: Annotated[str, typer.Option("--release", help="Release to export: NAME/VERSION.")],
+    fmt: Annotated[str, typer.Option("--format", help="hf, rhelm, locomo or longmemeval.")],
+    out_dir: Annotated[Path, typer.Option("--out", help="Output folder (created; must be empty).")],
+    home: HomeOpt = DEFAULT_HOME,
+) -> None:
+    """Write a frozen release in another benchmark's format; print what the format could not hold."""
+    from warehouse.interop import InteropError, export_release
+    from warehouse.paths import Layout
+
+    try:
+        files, report = export_release(Layout(home.expanduser().absolute()), release, fmt, out_dir)
+    except InteropError as exc:
+        fail(str(exc))
+    out.print(f"Exported {release} as {fmt}: {len(files)} file(s) under {out_dir}", highlight=False, soft_wrap=True)
+    _print_issues(report)
+
+
+@app.command("import")
+def import_cmd(
+    path: Annotated[Path, typer.Argument(help="The benchmark: a RHELM folder, or a LoCoMo / LongMemEval JSON file.")],
+    fmt: Annotated[str, typer.Option("--format", help="rhelm, locomo or longmemeval.")],
+    name: Annotated[str, typer.Option("--name", help="Name of the run (lower-case letters, digits, - and _).")],
+    home: HomeOpt = DEFAULT_HOME,
+    gates: Annotated[bool, typer.Option("--gates/--no-gates", help="Run the gate suites on the imported run.")] = True,
+) -> None:
+    """Load an existing benchmark into the warehouse as a run; report what could not be mapped and which
+    gates pass on it."""
+    import re
+
+    from warehouse.interop import InteropError, gate_summary, import_benchmark
+    from warehouse.paths import HomeError, prepare_home
+
+    if not re.fullmatch(r"[a-z0-9][a-z0-9_-]*", name):
+        fail(f"--name {name!r}: use lower-case letters, digits, - and _")
+    try:
+        layout = prepare_home(home)
+        result = import_benchmark(layout, fmt, path, name)
+    except (InteropError, HomeError) as exc:
+        fail(str(exc))
+    counts = ", ".join(f"{n} {t}" for t, n in result.counts.items())
+    out.print(f"Imported {path} as run {result.run_id}: {counts}", highlight=False, soft_wrap=True)
+    _print_issues(result.report)
+    if gates:
+        report, passed, failed = gate_summary(layout, result.run_id)
+        out.print(f"Gates on {result.run_id}: {len(passed)} of {len(report.results)} expectations pass",
+                  highlight=False)
+        for label, names in (("pass", passed), ("FAIL", failed)):
+            for n in names:
+                out.print(f"  {label}  {escape(n)}", highlight=False, soft_wrap=True)
+
+
+def _print_issues(report) -> None:
+    if not report.issues:
+        out.print("Every id, date and reference mapped.")
+        return
+    kinds = ", ".join(f"{k}: {n}" for k, n in report.by_kind().items())
+    out.print(f"Not mapped as is ({len(report.issues)}): {kinds}", highlight=False, soft_wrap=True)
+    for issue in report.issues[:20]:
+        out.print(f"  {issue.severity:7} {issue.kind}  {escape(issue.ref)}: {escape(issue.message)}",
+                  highlight=False, soft_wrap=True)
+    if len(report.issues) > 20:
+        out.print(f"  ... {len(report.issues) - 20} more (all of them: <home>/imports/<run>.json on import)")
+
+
 def main() -> None:
     app()
 

@@ -54,6 +54,7 @@ STAGE_PROMPTS = {
     "sources": ("email", "email_notice", "journal", "report_questions", "report"),
     "dialogue": ("user_turn_initial", "user_turn_followup", "user_turn_filler", "assistant_turn", "fact_check"),
     "questions": ("rephrase_question",),
+    "evaluate": ("reader_answer", "judge_answer"),
 }
 """Prompt templates each stage renders; tests check every template in prompts/ belongs to a stage."""
 

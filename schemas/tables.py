@@ -21,6 +21,7 @@ from pydantic import BaseModel
 
 from schemas.audit import Finding, GateResult, QuestionReview
 from schemas.corpus import Bullet, Chunk, Document, Session, Turn
+from schemas.eval import EvalResult
 from schemas.llm import LLMCall
 from schemas.profile import Persona
 from schemas.qa import Evidence, Question
@@ -67,12 +68,14 @@ TABLES: dict[str, Table] = {
         Table("gate_results", GateResult, ("suite", "expectation", "column_name"), per_persona=False),
         Table("runs", RunRecord, ("run_id",), per_persona=False),
         Table("releases", ReleaseRecord, ("name", "version"), per_persona=False),
+        Table("eval_results", EvalResult, ("eval_id", "system", "setting", "k", "question_id"), per_persona=False),
     ]
 }
 
 CORPUS_TABLES = tuple(n for n, t in TABLES.items() if t.per_persona)
 """Tables a persona branch produces; a release holds these plus gate_results."""
 RELEASE_TABLES = CORPUS_TABLES + ("gate_results",)
+"""`eval_results` is written by `lifeloom eval` next to a release (warehouse/evaluation.py), never into it."""
 
 
 def _arrow_type(annotation: Any) -> pa.DataType:

@@ -44,10 +44,18 @@ def _quote(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
+def source_glob(layout: Layout, table: str) -> str:
+    """Where `table`'s Parquet files are: evaluations land beside the releases (`<home>/eval/...`, written by
+    `lifeloom eval`), every other table under `<home>/tables/`."""
+    if table == "eval_results":
+        return str(layout.home / "eval" / "**" / "eval_results.parquet")
+    return layout.table_glob(table)
+
+
 def table_source(layout: Layout, table: str) -> str:
     """SQL for the rows of `table` under the data root; a typed empty relation when none landed."""
-    if glob.glob(layout.table_glob(table), recursive=True):
-        return f"select * from read_parquet({_quote(layout.table_glob(table))}, union_by_name = true)"
+    if glob.glob(source_glob(layout, table), recursive=True):
+        return f"select * from read_parquet({_quote(source_glob(layout, table))}, union_by_name = true)"
     schema = TABLES[table].arrow_schema
     cols = ", ".join(f"cast(null as {_DUCK_TYPES[f.type]}) as {f.name}" for f in schema)
     return f"select {cols} where false"
@@ -64,6 +72,17 @@ def create_views(con: duckdb.DuckDBPyConnection, layout: Layout) -> None:
         )
     for schema in ("main", "latest"):
         con.execute(f"create or replace view {schema}.profile_update_stats as {profile_stats_sql(schema)}")
+    con.execute(f"create or replace view main.eval_summary as {EVAL_SUMMARY_SQL}")
+
+
+EVAL_SUMMARY_SQL = """
+select eval_id, release, system, setting, k, category, checkpoint, count(*) as questions,
+       avg(hit_at_1) as hit_at_1, avg(hit_at_5) as hit_at_5, avg(hit_at_20) as hit_at_20,
+       avg(recall_at_5) as recall_at_5, avg(recall_at_20) as recall_at_20, avg(recall_at_50) as recall_at_50,
+       avg(mrr) as mrr, avg(cast(correct as double)) as accuracy
+from main.eval_results group by all order by all
+"""
+"""Means of every evaluation's retrieval metrics and accuracy by system, setting, k, category and checkpoint."""
 
 
 PROFILE_DIMENSIONS = ("identity", "personality", "traits", "relationships", "belongings", "current_status")

@@ -1,0 +1,71 @@
+"""The RHELM excerpt in /work/shared/fixtures: every reference resolves; the RHELM export gives it back."""
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from tasks.interop import Bundle
+from tasks.interop.rhelm import export_rhelm, import_rhelm, tree_of
+from tests.tasks.interop_rows import dumps
+from warehouse.interop import read_benchmark
+
+FIXTURE = Path(os.environ.get("LIFELOOM_RHELM_SAMPLE", Path(__file__).parents[1] / "fixtures" / "rhelm_sample"))
+
+
+@pytest.fixture(scope="module")
+def imported():
+    return read_benchmark("rhelm", FIXTURE)
+
+
+def _qa_items() -> list[dict]:
+    path = next((FIXTURE / "data" / "QA_final").glob("*.jsonl"))
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def test_every_supporting_evidence_resolves(imported):
+    bundle, report = imported
+    assert [i for i in report.issues if i.kind != "borrowed_date"] == []
+    assert report.count("borrowed_date") == 9  # one per attachment, each reported
+    assert len(bundle.questions) == 16 and {q.question_id for q in bundle.questions} == {i["id"] for i in _qa_items()}
+    evidence = {e.question_id for e in bundle.evidence}
+    assert evidence == {q.question_id for q in bundle.questions}
+    ids = {t.turn_id for t in bundle.turns} | {c.chunk_id for c in bundle.chunks}
+    assert all(e.evidence_id in ids for e in bundle.evidence)
+    times = {t.turn_id: t.timestamp for t in bundle.turns} | {c.chunk_id: c.created_at for c in bundle.chunks}
+    qtime = {q.question_id: q.question_time for q in bundle.questions}
+    assert all(times[e.evidence_id] < qtime[e.question_id] for e in bundle.evidence)
+
+
+def test_turn_and_section_references_map(imported):
+    bundle, _ = imported
+    by_id = {t.turn_id: t for t in bundle.turns} | {c.chunk_id: c for c in bundle.chunks}
+    ev = {qid: [by_id[e.evidence_id] for e in bundle.evidence if e.question_id == qid]
+          for qid in ("fact_fcc1ec", "mixed_c385ac", "attachment_ed3a10")}
+    (turn,) = ev["fact_fcc1ec"]
+    assert turn.timestamp.date().isoformat() == "2024-02-10" and turn.turn_id.endswith("-t33")  # RHELM turn 17
+    assert [c.section for c in ev["mixed_c385ac"]] == ["2. Garden Clean-Up and Preparation"]
+    assert len(ev["attachment_ed3a10"]) > 1  # a whole-document reference: every section of it
+    doc = {d.doc_id: d for d in bundle.documents}[ev["mixed_c385ac"][0].doc_id]
+    assert (doc.title, doc.created_at.date().isoformat()) == ("07_notes_task_c22e58c0", "2024-03-18")
+
+
+def test_round_trip_through_the_rhelm_export(imported):
+    bundle, _ = imported
+    files, report = export_rhelm(bundle)
+    assert report.issues == []
+    qa = [json.loads(line) for line in files["QA_final/low_score_qa_Elena_Morales_all_validated.jsonl"].splitlines()]
+    assert sorted(qa, key=lambda i: i["id"]) == sorted(_qa_items(), key=lambda i: i["id"])
+    for path in (FIXTURE / "data").rglob("*"):
+        rel = str(path.relative_to(FIXTURE / "data"))
+        if path.is_file() and not rel.startswith("QA_final"):
+            original = path.read_text()
+            if rel.startswith("conversations"):
+                assert json.loads(files[rel])["conversation"] == json.loads(original)["conversation"], rel
+            else:
+                assert files[rel].strip() == original.strip(), rel
+    back, _ = import_rhelm(tree_of(files))
+    for table in Bundle.TABLES:
+        drop = ("derivation",) if table == "questions" else ()
+        assert dumps(back, table, drop) == dumps(bundle, table, drop), table

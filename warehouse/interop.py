@@ -1,0 +1,241 @@
+"""File I/O for imports and exports (tasks/interop holds the pure converters).
+
+`export_release` reads a frozen release's Parquet files into rows and writes them in another format;
+`import_benchmark` reads a benchmark from disk, lands its rows as a new run (Parquet partitions, a `runs`
+row, the catalog refreshed) and keeps what could not be mapped as `verifier_findings` (stage `import`)
+and as `<home>/imports/<run_id>.json`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+
+from schemas.audit import Finding
+from schemas.release import RunRecord
+from schemas.tables import TABLES, is_json_column
+from tasks.interop import EXPORT_FORMATS, IMPORT_FORMATS, Bundle, Report
+from warehouse.catalog import refresh_catalog
+from warehouse.parquet import land_rows
+from warehouse.paths import Layout
+from warehouse.runs import new_run_id, record_run
+
+
+class InteropError(ValueError):
+    """A user error: unknown format, missing or unreadable input, unknown release, existing output."""
+
+
+@dataclass
+class ImportResult:
+    run_id: str
+    counts: dict[str, int]
+    report: Report
+
+
+# --- reading a release -------------------------------------------------------------------------------------
+
+def release_dir(layout: Layout, release: str) -> Path:
+    name, _, version = release.partition("/")
+    folder = layout.release_dir(name, version) if version else Path(release)
+    if not name or not version or not (folder / "manifest.json").is_file():
+        raise InteropError(f"no release {release!r} under {layout.releases} (give NAME/VERSION)")
+    return folder
+
+
+def rows_of(table: str, records: list[dict[str, Any]]) -> list:
+    """Pydantic rows of `table` from Parquet records (JSON columns parsed, run_id dropped)."""
+    model = TABLES[table].model
+    out = []
+    for rec in records:
+        data = {k: v for k, v in rec.items() if k in model.model_fields}
+        for col in data:
+            if is_json_column(model, col) and isinstance(data[col], str):
+                data[col] = json.loads(data[col])
+        out.append(model.model_validate(data))
+    return out
+
+
+def load_release(folder: Path) -> Bundle:
+    bundle = Bundle()
+    for table in Bundle.TABLES:
+        path = folder / f"{table}.parquet"
+        records = pq.read_table(path).to_pylist() if path.is_file() else []
+        bundle.rows(table).extend(rows_of(table, records))
+    return bundle
+
+
+# --- export ------------------------------------------------------------------------------------------------
+
+def export_release(layout: Layout, release: str, fmt: str, out: Path) -> tuple[list[Path], Report]:
+    """Write release `release` (NAME/VERSION) in `fmt` under `out`; returns the files written and the report."""
+    if fmt not in EXPORT_FORMATS:
+        raise InteropError(f"unknown export format {fmt!r}; use {', '.join(EXPORT_FORMATS)}")
+    folder = release_dir(layout, release)
+    if out.exists() and any(out.iterdir()):
+        raise InteropError(f"output folder {out} is not empty")
+    if fmt == "hf":
+        from tasks.interop.hf import dataset_card, export_tables
+
+        tables = {t: pq.read_table(folder / f"{t}.parquet") for t in _release_tables(folder)}
+        files = _write_tables(out, export_tables(tables))
+        files.append(_write(out / "README.md", dataset_card(release, sorted(tables))))
+        return files, Report()
+    bundle = load_release(folder)
+    converted, report = _exporter(fmt)(bundle)
+    return [_write(out / rel, text) for rel, text in sorted(converted.items())], report
+
+
+def _release_tables(folder: Path) -> list[str]:
+    return sorted(p.stem for p in folder.glob("*.parquet"))
+
+
+def _exporter(fmt: str):
+    if fmt == "rhelm":
+        from tasks.interop.rhelm import export_rhelm
+
+        return export_rhelm
+    if fmt == "locomo":
+        from tasks.interop.locomo import export_locomo
+
+        return lambda b: _as_json(export_locomo(b), "locomo10.json")
+    from tasks.interop.longmemeval import export_longmemeval
+
+    return lambda b: _as_json(export_longmemeval(b), "longmemeval.json")
+
+
+def _as_json(result: tuple[Any, Report], name: str) -> tuple[dict[str, str], Report]:
+    data, report = result
+    return {name: json.dumps(data, indent=2, ensure_ascii=False)}, report
+
+
+def _write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _write_tables(out: Path, tables: dict[str, Any]) -> list[Path]:
+    written = []
+    for rel, table in sorted(tables.items()):
+        path = out / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        pq.write_table(table, path, compression="zstd")
+        written.append(path)
+    return written
+
+
+# --- import ------------------------------------------------------------------------------------------------
+
+def read_benchmark(fmt: str, path: Path) -> tuple[Bundle, Report]:
+    """Rows and report of the benchmark at `path` in `fmt`."""
+    if fmt not in IMPORT_FORMATS:
+        raise InteropError(f"unknown import format {fmt!r}; use {', '.join(IMPORT_FORMATS)}")
+    if not path.exists():
+        raise InteropError(f"{path} does not exist")
+    if fmt == "rhelm":
+        from tasks.interop.rhelm import import_rhelm
+
+        return import_rhelm(read_rhelm_tree(path))
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InteropError(f"{path} is not a readable JSON file: {exc}") from None
+    if fmt == "locomo":
+        from tasks.interop.locomo import import_locomo
+
+        return import_locomo(data)
+    from tasks.interop.longmemeval import import_longmemeval
+
+    return import_longmemeval(data)
+
+
+def read_rhelm_tree(path: Path) -> dict[str, Any]:
+    """A RHELM release folder (or its `data/` folder) as the tree tasks/interop/rhelm.py reads."""
+    root = path / "data" if (path / "data" / "conversations").is_dir() else path
+    if not path.is_dir() or not any((root / d).is_dir() for d in ("conversations", "QA_final")):
+        raise InteropError(f"{path} is not a RHELM release folder (no conversations/ or QA_final/)")
+    tree: dict[str, Any] = {"conversations": {}, "emails": {}, "attachments": {}, "qa": {}}
+    for part in ("conversations", "emails", "attachments"):
+        for persona in sorted(p for p in (root / part).glob("*") if p.is_dir()):
+            files = tree[part].setdefault(persona.name, {})
+            for f in sorted(persona.iterdir()):
+                text = f.read_text(encoding="utf-8")
+                if part == "conversations":
+                    try:
+                        files[f.name] = json.loads(text)
+                    except ValueError:
+                        files[f.name] = None  # reported by the converter as a malformed file
+                else:
+                    files[f.name] = text
+    for f in sorted((root / "QA_final").rglob("*.jsonl")):
+        tree["qa"][str(f.relative_to(root / "QA_final"))] = f.read_text(encoding="utf-8").splitlines()
+    return tree
+
+
+def import_benchmark(layout: Layout, fmt: str, path: Path, name: str) -> ImportResult:
+    """Import the benchmark at `path` and land it as a new run named `name`."""
+    bundle, report = read_benchmark(fmt, path)
+    if not bundle.personas:
+        raise InteropError(f"nothing to import from {path}: no personas found")
+    started = dt.datetime.now(dt.UTC)
+    run_id = new_run_id(name, started)
+    counts = land_bundle(layout, bundle, report, run_id)
+    digest = hashlib.sha256(json.dumps(counts, sort_keys=True).encode()).hexdigest()[:16]
+    message = f"imported {fmt} from {path}; {len(report.issues)} mapping issue(s): {report.by_kind()}"
+    record_run(layout, RunRecord(run_id=run_id, name=name, config_hash=f"import-{fmt}-{digest}",
+                                 code_version="import", started_at=started, finished_at=dt.datetime.now(dt.UTC),
+                                 status="succeeded", message=message))
+    refresh_catalog(layout)
+    target = layout.home / "imports" / f"{run_id}.json"
+    _write(target, json.dumps({"run_id": run_id, "format": fmt, "path": str(path), "counts": counts,
+                               "issues": [i.__dict__ for i in report.issues]}, indent=2))
+    return ImportResult(run_id, counts, report)
+
+
+def land_bundle(layout: Layout, bundle: Bundle, report: Report, run_id: str) -> dict[str, int]:
+    """Land every table of `bundle` per persona, plus the report as `verifier_findings` (with the first
+    persona: the findings of an import are about the whole benchmark)."""
+    owners = {q.question_id: q.persona_id for q in bundle.questions}
+    first = bundle.persona_ids()[0]
+    findings = [
+        Finding(finding_id=f"import-{n:05d}", persona_id=first, stage="import", artifact_id=i.ref, check=i.kind,
+                severity=i.severity, message=i.message)
+        for n, i in enumerate(report.issues, 1)
+    ]
+    counts: dict[str, int] = {}
+    for table in (*Bundle.TABLES, "verifier_findings"):
+        rows = findings if table == "verifier_findings" else bundle.rows(table)
+        counts[table] = len(rows)
+        by_persona: dict[str, list] = {pid: [] for pid in bundle.persona_ids()}
+        for row in rows:
+            if table == "verifier_findings":
+                pid = first
+            elif table == "question_evidence":
+                pid = owners.get(row.question_id, first)
+            else:
+                pid = row.persona_id
+            by_persona.setdefault(pid, []).append(row)
+        for pid, mine in by_persona.items():
+            land_rows(layout, table, mine, run_id, pid)
+    return counts
+
+
+def gate_summary(layout: Layout, run_id: str) -> tuple[Any, list[str], list[str]]:
+    """Run every gate suite on an imported run: (report, passed names, failed names)."""
+    from validation.gates import run_gates
+    from warehouse.catalog import session
+
+    con = session(layout)
+    try:
+        report = run_gates(con, run_id)
+    finally:
+        con.close()
+    passed = [f"{r.suite}: {r.expectation}" for r in report.results if r.success]
+    failed = [f"{r.suite}: {r.expectation}" for r in report.failed()]
+    return report, passed, failed
