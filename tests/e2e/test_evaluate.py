@@ -78,8 +78,6 @@ def test_report_written_beside_the_release_which_is_untouched(evaluated):
 
 
 def test_results_are_queryable_from_the_catalog(evaluated):
-    import json
-
     home, _, _, folder, rows, _ = evaluated
 
     def sql(query: str) -> list[dict]:
@@ -91,3 +89,25 @@ def test_results_are_queryable_from_the_catalog(evaluated):
     oracle = sql("select setting, k, avg(hit_at_5) as hit5 from eval_summary where system = 'oracle' "
                  "and hit_at_5 is not null group by all")
     assert oracle and all(r["hit5"] == 1.0 for r in oracle)
+
+
+def test_recency_and_bm25_stay_below_oracle_on_distant_evidence(evaluated):
+    import duckdb
+
+    _, release, _, _, rows, _ = evaluated
+    con = duckdb.connect()
+    # questions whose every evidence turn is at least a week older than the question
+    distant = {qid for (qid,) in con.execute(f"""
+        select q.question_id from read_parquet('{release}/questions*.parquet') q
+        join read_parquet('{release}/question_evidence*.parquet') e using (question_id)
+        join read_parquet('{release}/turns*.parquet') t on t.turn_id = e.evidence_id
+        group by q.question_id, q.question_time having max(t.timestamp) < q.question_time - interval 7 day
+    """).fetchall()}
+    assert distant
+
+    def hit5(system):
+        return _mean([r["hit_at_5"] for r in rows if r["question_id"] in distant and r["system"] == system
+                      and r["setting"] == "turns" and r["k"] == 5])
+
+    assert hit5("oracle") == 1.0
+    assert hit5("recency") < 0.3 and hit5("bm25") < 0.95
