@@ -11,6 +11,7 @@ from typing import Any
 from prefect import flow, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.cache_policies import NO_CACHE
+from pydantic import BaseModel
 
 from flows import progress
 from flows.fingerprint import gate_fingerprint
@@ -18,8 +19,9 @@ from flows.stages import STAGE_TASKS, Ctx, Staged, stage_tasks
 from schemas.audit import GateResult
 from schemas.config import BuildConfig
 from schemas.release import Manifest, ReleaseRecord, RunRecord
-from schemas.tables import CORPUS_TABLES
+from schemas.tables import CORPUS_TABLES, TABLES
 from tasks import profile
+from tasks.domains import pack_for
 from tasks.llm import prompts
 from tasks.llm.preflight import check_providers
 from validation.gates import GateReport, run_gates
@@ -31,7 +33,7 @@ from warehouse.paths import Layout, prepare_home
 from warehouse.provenance import code_version, package_versions
 from warehouse.runs import new_run_id, record_run
 
-STAGES = ("profile", "simulate", "sources", "dialogue", "questions", "review", "verify", "land")
+STAGES = ("profile", "simulate", "sources", "dialogue", "questions", "review", "verify", "companion", "land")
 """The per-persona steps, in order (progress displays count these)."""
 
 
@@ -41,7 +43,7 @@ class GateFailed(RuntimeError):
 
 @task(name="land", task_run_name="land {persona_id}", cache_policy=NO_CACHE, persist_result=False)
 def land_persona(ctx: Ctx, persona_id: str, persona: Staged, world: Staged, docs: Staged, talk: Staged,
-                 drafted: Staged, qset: Staged, findings: Staged) -> dict[str, int]:
+                 drafted: Staged, qset: Staged, findings: Staged, chat: Staged | None = None) -> dict[str, int]:
     """Write each of one persona's tables as its own Parquet partition under the current run; returns row
     counts. Never cached: a stage result reused from the cache lands again here, its ledger rows marked
     `cached` (the run's ledger lists every call its content rests on; `cached` says this run paid none)."""
@@ -65,8 +67,16 @@ def land_persona(ctx: Ctx, persona_id: str, persona: Staged, world: Staged, docs
         "verifier_findings": findings.value,
     }
     staged = dict(zip(STAGES, (persona, world, docs, talk, drafted, qset, findings), strict=False))
+    if chat is not None:  # the companion tracks (tasks/companion/)
+        staged["companion"] = chat
+        tables.update(chat_probes=chat.value.probes, profile_claims=chat.value.claims,
+                      persona_portraits=chat.value.portrait)
     for staged_rows in (s.rows for s in staged.values()):
         tables.update(staged_rows)
+    tables.update(pack_rows(w.extras))  # the domain pack's own tables (finance: impact_constraints)
+    for table in CORPUS_TABLES:  # every per-persona table lands for every run, empty when it has no rows
+        if table != "llm_calls":
+            tables.setdefault(table, [])
     for table, rows in tables.items():
         land_rows(ctx.layout, table, rows, ctx.run_id, persona_id)
     for stage, result in staged.items():
@@ -76,6 +86,16 @@ def land_persona(ctx: Ctx, persona_id: str, persona: Staged, world: Staged, docs
             rows = first_per_key(rows)
             land_rows(ctx.layout, "llm_calls", rows, ctx.run_id, persona_id, part=stage)
     return {table: len(rows) for table, rows in tables.items()}
+
+
+def pack_rows(extras: dict[str, list]) -> dict[str, list]:
+    """The domain pack's rows by table, each a row model of its table (a plain dict is validated); a
+    table name outside the contract is an error, not a silent drop."""
+    unknown = sorted(set(extras) - set(CORPUS_TABLES))
+    if unknown:
+        raise ValueError(f"World.extras names no per-persona table: {', '.join(unknown)}")
+    return {table: [r if isinstance(r, BaseModel) else TABLES[table].model.model_validate(r) for r in rows]
+            for table, rows in extras.items()}
 
 
 def first_per_key(rows: list) -> list:
@@ -100,7 +120,8 @@ def submit_persona(ctx: Ctx, persona_id: str, seed_text: str, tasks: dict | None
     q0 = _tracked(t["questions"].submit(ctx, persona_id, p, w, s, d), "questions", persona_id)
     q = _tracked(t["review"].submit(ctx, persona_id, p, w, s, d, q0), "review", persona_id)
     v = _tracked(t["verify"].submit(ctx, persona_id, p, w, s, d, q), "verify", persona_id)
-    return _tracked(land_persona.submit(ctx, persona_id, p, w, s, d, q0, q, v), "land", persona_id)
+    c = _tracked(t["companion"].submit(ctx, persona_id, p, w, s, d), "companion", persona_id)  # beside questions
+    return _tracked(land_persona.submit(ctx, persona_id, p, w, s, d, q0, q, v, c), "land", persona_id)
 
 
 def _tracked(future, stage: str, persona_id: str):
@@ -216,6 +237,8 @@ def _manifest(con, layout: Layout, config: BuildConfig, run_id: str, report: Gat
         gates=report.summary(),
         withdrawals=release.withdrawals(con, run_id), sources=release.source_counts(con, run_id),
         dialogue=release.dialogue_stats(con, run_id),
+        companion=release.companion_stats(con, run_id, config),
+        domain={"name": config.domain, **pack_for(config).release_stats(con, run_id)},
         parent=f"{config.name}/{versions[-1]}" if versions else None,
     )
 
@@ -227,6 +250,7 @@ def build_corpus(config: BuildConfig, home: str = ".lifeloom", version: str | No
     (None, with `matched` naming the release, when content is unchanged and `freeze_if_unchanged` is off)."""
     layout = prepare_home(home)
     check_providers(config)  # a missing key or unreachable endpoint stops here, before any stage runs
+    pack_for(config).check(config)  # a config the domain pack cannot build stops here too
     release.check_version_name(version)
     if version is not None and layout.release_dir(config.name, version).exists():
         raise release.ReleaseExists(f"release {config.name}/{version} already exists")

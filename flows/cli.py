@@ -50,11 +50,13 @@ def resolve_config(preset: str | None, config: Path | None) -> BuildConfig:
         cfg = load_config_file(config) if config else load_preset(preset or "demo")
     except ConfigError as exc:
         fail(str(exc))
+    from tasks.domains import pack_for
     from tasks.profile import SeedFileError, seed_texts
 
     try:
-        seed_texts(cfg)  # a malformed seed file is a user error: one message, before anything starts
-    except SeedFileError as exc:
+        pack_for(cfg).check(cfg)  # a config the domain pack cannot build: one message, before anything starts
+        seed_texts(cfg)  # so is a malformed seed file (or one beside a pack that samples its own personas)
+    except (SeedFileError, ConfigError) as exc:
         fail(str(exc))
     return cfg
 
@@ -257,9 +259,17 @@ def _csv(text: str, what: str, cast=str) -> list:
 @app.command(name="eval")
 def eval_release(
     release: Annotated[str, typer.Option("--release", help="Release to evaluate: name/version or a release folder.")],
-    systems: Annotated[str, typer.Option(help="Comma-separated retrieval systems.")] = "no_memory,recency,bm25,oracle",
+    systems: Annotated[str | None, typer.Option(
+        help="Comma-separated retrieval systems (questions: no_memory,recency,bm25,oracle; chat: "
+             "bm25,recency,random,oracle,broken_oracle).")] = None,
     settings: Annotated[str, typer.Option(help="Comma-separated settings: turns, chunks, both.")] = "turns",
-    k: Annotated[str, typer.Option("--k", help="Comma-separated k values (items the reader sees).")] = "5,20,50",
+    k: Annotated[str | None, typer.Option("--k", help="Comma-separated k values (questions: 5,20,50; chat: 1,5,20).")]
+    = None,
+    track: Annotated[str, typer.Option(help="questions, chat (probes) or reconstruction (profiles).")] = "questions",
+    predictor: Annotated[str, typer.Option(help="reconstruction: built-in predictor gold, stale or empty.")] = "gold",
+    predictions: Annotated[Path | None, typer.Option(
+        help="reconstruction: JSONL file of persona_id, subject, attribute, value rows (optional temporality, "
+             "evidence_turn_ids) to score instead.")] = None,
     provider: Annotated[str, typer.Option(help="Reader/judge provider: offline, openai or anthropic.")] = "offline",
     model: Annotated[str | None, typer.Option(help="Model name for a real provider.")] = None,
     api_key_env: Annotated[str | None, typer.Option(help="Environment variable holding the API key.")] = None,
@@ -269,12 +279,18 @@ def eval_release(
 ) -> None:
     """Evaluate retrieval systems and a reader on a frozen release; writes results and a report beside it."""
     _quiet_prefect()
-    from flows.evaluate import check_request
+    from flows.evaluate import TRACKS, check_request
     from schemas.config import ProviderConfig
     from warehouse.diff import resolve_release
     from warehouse.paths import Layout
 
-    chosen = (_csv(systems, "systems"), _csv(settings, "settings"), _csv(k, "k", int))
+    if track not in TRACKS:
+        fail(f"unknown --track {track!r}; use {', '.join(TRACKS)}")
+    if track != "questions":
+        _eval_companion(release, track, systems, k, predictor, predictions, home)
+        return
+    chosen = (_csv("no_memory,recency,bm25,oracle" if systems is None else systems, "systems"),
+              _csv(settings, "settings"), _csv("5,20,50" if k is None else k, "k", int))
     try:
         check_request(*chosen)
         resolve_release(Layout(home.expanduser().absolute()), release)
@@ -296,10 +312,67 @@ def eval_release(
     out.print(f"eval {result['eval_id']}: {result['path']}\nreport: {result['report']}")
 
 
+def _eval_companion(release: str, track: str, systems: str | None, k: str | None, predictor: str,
+                    predictions: Path | None, home: Path) -> None:
+    """`lifeloom eval --track chat|reconstruction`: check the request, run the flow, print the summary."""
+    from flows.evaluate import evaluate_companion
+
+    names, ks, rows = _companion_request(release, systems, k, predictor, predictions, home)
+    try:
+        result = evaluate_companion(release=release, track=track, systems=names, ks=ks,
+                                    home=str(home.expanduser().absolute()), predictor=predictor, predictions=rows,
+                                    predictions_label=predictions.name if predictions else "")
+    except ValueError as exc:  # e.g. a prediction for a persona the release does not have
+        fail(str(exc))
+    summary = result["summary"]
+    if track == "chat":
+        cols = [f"hit_at_{x}" for x in summary["ks"]] + ["mrr", "misfire_rate", f"appropriate_at_{summary['ks'][-1]}",
+                                                          "auroc"]
+        table = Table("system", *cols)
+        for row in summary["by_system"]:
+            table.add_row(row["system"], *[("–" if row[c] is None else f"{row[c]:.3f}") for c in cols])
+        out.print(table)
+    else:
+        micro = summary["micro"]
+        out.print(f"reconstruction ({summary['predictor']}): precision {micro['precision']:.3f}, recall "
+                  f"{micro['recall']:.3f}, F1 {micro['f1']:.3f} over {summary['personas']} personas", highlight=False)
+    out.print(f"eval {result['eval_id']}: {result['path']}\nreport: {result['report']}")
+
+
+def _companion_request(release: str, systems: str | None, k: str | None, predictor: str, predictions: Path | None,
+                       home: Path) -> tuple[list[str] | None, list[int] | None, list[dict] | None]:
+    """The checked systems, ks and prediction rows of a companion evaluation; one message and exit 2 if bad."""
+    from tasks.evaluate import companion
+    from warehouse.diff import resolve_release
+    from warehouse.paths import Layout
+
+    names = None if systems is None else _csv(systems, "systems")
+    ks = None if k is None else _csv(k, "k", int)
+    try:
+        path = resolve_release(Layout(home.expanduser().absolute()), release)
+        if names is not None:
+            companion.check_systems(names)
+        if ks is not None and (not ks or min(ks) < 1):
+            raise ValueError(f"k must be positive integers, got {k!r}")
+        if predictor not in companion.PREDICTORS:
+            raise ValueError(f"unknown --predictor {predictor!r} (choose from {', '.join(companion.PREDICTORS)})")
+        rows = None
+        if predictions is not None:
+            if not predictions.is_file():
+                raise ValueError(f"--predictions {str(predictions)!r} is not a file")
+            rows = companion.parse_predictions(predictions.read_text(encoding="utf-8").splitlines(), str(predictions))
+        if not (path / "chat_probes.parquet").is_file():
+            raise ValueError(f"release {release!r} has no companion tracks (chat_probes.parquet); build it with "
+                             "[stages.companion] enabled = true")
+    except (ValueError, UnicodeDecodeError) as exc:
+        fail(str(exc))
+    return names, ks, rows
+
+
 @app.command("export")
 def export_cmd(
     release: Annotated[str, typer.Option("--release", help="Release to export: NAME/VERSION.")],
-    fmt: Annotated[str, typer.Option("--format", help="hf, rhelm, locomo or longmemeval.")],
+    fmt: Annotated[str, typer.Option("--format", help="hf, rhelm, locomo, longmemeval or companion.")],
     out_dir: Annotated[Path, typer.Option("--out", help="Output folder (created; must be empty).")],
     home: HomeOpt = DEFAULT_HOME,
 ) -> None:

@@ -39,21 +39,24 @@ STAGE_MODULES = {
     "questions": "tasks.questions",
     "review": "tasks.qa_review",
     "verify": "tasks.verify",
+    "companion": "tasks.companion",
 }
 
 STAGE_VERSIONS = {stage: 1 for stage in STAGE_MODULES}
 """Bump a stage's number to invalidate its cached results when the code hash cannot see the change."""
 
 STAGE_GATEWAYS = {"profile": "profile", "simulate": "loop", "sources": "sources", "dialogue": "dialogue",
-                  "questions": "questions"}
+                  "questions": "questions", "companion": "companion"}
 """The gateway (provider) name each model-calling stage uses; other stages make no model calls."""
 
 STAGE_PROMPTS = {
     "profile": ("profile",),
-    "simulate": ("outcome",),
+    "simulate": ("outcome", "impact_reaction"),
     "sources": ("email", "email_notice", "journal", "report_questions", "report"),
-    "dialogue": ("user_turn_initial", "user_turn_followup", "user_turn_filler", "assistant_turn", "fact_check"),
+    "dialogue": ("user_turn_initial", "user_turn_followup", "user_turn_filler", "user_turn_callback", "assistant_turn",
+                 "fact_check"),
     "questions": ("rephrase_question",),
+    "companion": ("companion_reply",),
     "evaluate": ("reader_answer", "judge_answer"),
 }
 """Prompt templates each stage renders; tests check every template in prompts/ belongs to a stage."""
@@ -63,9 +66,10 @@ _STAGE_OPTIONS = {
     "simulate": ("loop",),
     "sources": ("loop", "sources"),
     "dialogue": ("loop", "sources", "dialogue"),
+    "companion": ("loop", "sources", "dialogue", "companion"),
 }
 _ALL_OPTIONS = ("loop", "sources", "dialogue", "questions")
-_WORLD_FIELDS = ("seed", "personas", "domain", "start_date", "days", "rollout_p", "prune_interval")
+_WORLD_FIELDS = ("seed", "personas", "domain", "pack", "start_date", "days", "rollout_p", "prune_interval")
 _GENERATION_FIELDS = ("name", "model", "base_url", "temperature", "max_output_tokens")
 
 
@@ -145,7 +149,7 @@ def _closure(module: str) -> tuple[str, ...]:
 
 
 def code_digest(module: str) -> str:
-    """SHA-256 over the sources of `module`'s closure and the package data under tasks/data."""
+    """SHA-256 over the sources of `module`'s closure and the package data (tasks/data, tasks/domains/*/data)."""
     with _LOCK:
         return _code_digest(module)
 
@@ -155,11 +159,25 @@ def _code_digest(module: str) -> str:
     digest = hashlib.sha256()
     for name in _closure(module):
         digest.update(name.encode() + b"\0" + _module_file(name).read_bytes() + b"\0")
-    data = _module_file("tasks").parent / "data"
-    for path in sorted(data.rglob("*")) if data.is_dir() else []:
-        if path.is_file():
-            digest.update(str(path.relative_to(data)).encode() + b"\0" + path.read_bytes() + b"\0")
+    root = _module_file("tasks").parent
+    for data in [root / "data", *sorted(root.glob("domains/*/data"))]:
+        for path in sorted(data.rglob("*")) if data.is_dir() else []:
+            if path.is_file():
+                digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
+
+
+def pack_module(config: BuildConfig) -> str:
+    """The module of the build's domain pack (tasks.domains.PACKS), loaded by name so the code closure of
+    a stage cannot see it: its code digest is part of every stage and gate key."""
+    from tasks.domains import PACKS
+
+    return PACKS[config.domain].partition(":")[0]
+
+
+def pack_digest(config: BuildConfig) -> str:
+    """The code digest of the build's domain pack and every module it imports (data included)."""
+    return code_digest(pack_module(config))
 
 
 def stage_fingerprint(stage: str, config: BuildConfig, persona_id: str, inputs: list[str],
@@ -169,6 +187,7 @@ def stage_fingerprint(stage: str, config: BuildConfig, persona_id: str, inputs: 
         "stage": stage,
         "version": STAGE_VERSIONS[stage],
         "code": code_digest(STAGE_MODULES[stage]),
+        "pack": pack_digest(config),
         "config": config_subset(config, stage),
         "prompts": {name: prompts.prompt_hash(name) for name in STAGE_PROMPTS.get(stage, ())},
         "persona": persona_id,
@@ -185,6 +204,6 @@ GATE_VERSION = 1
 def gate_fingerprint(config: BuildConfig, table_hashes: dict[str, str]) -> str:
     """The gate report's cache key: content hashes of the gated tables, the config (thresholds and the
     settings suites read, such as rollout_p) and the code of validation/. Equal keys give equal reports."""
-    parts = {"version": GATE_VERSION, "code": code_digest("validation.gates"), "tables": table_hashes,
-             "config": json.loads(config.canonical_json())}
+    parts = {"version": GATE_VERSION, "code": code_digest("validation.gates"), "pack": pack_digest(config),
+             "tables": table_hashes, "config": json.loads(config.canonical_json())}
     return f"gates-{_digest(parts)[:40]}"

@@ -22,7 +22,7 @@ from prefect import Task, get_run_logger, task
 from flows.fingerprint import stage_fingerprint
 from schemas.config import BuildConfig
 from schemas.corpus import Corpus
-from tasks import dialogue, loop, profile, qa_review, questions, sources, verify
+from tasks import companion, dialogue, loop, profile, qa_review, questions, sources, verify
 from tasks.llm.cache import CallCache
 from tasks.llm.gateway import Gateway
 from warehouse.paths import Layout
@@ -162,9 +162,16 @@ def verify_task(ctx: Ctx, persona_id: str, persona: Staged, world: Staged, docs:
         window=ctx.config.stages.dialogue.context_window))
 
 
+@_stage_task("companion")
+def companion_task(ctx: Ctx, persona_id: str, persona: Staged, world: Staged, docs: Staged, talk: Staged) -> Staged:
+    """Chat probes with memory-need labels, profile claims and the portrait (tasks/companion/)."""
+    return _run(ctx, "companion", persona_id, "companion", lambda gw: companion.build_companion(
+        ctx.config, persona.value, world.value, merged(docs.value, talk.value), gw))
+
+
 STAGE_TASKS: dict[str, Task] = {
     "profile": profile_task, "simulate": simulate_task, "sources": sources_task, "dialogue": dialogue_task,
-    "questions": questions_task, "review": review_task, "verify": verify_task,
+    "questions": questions_task, "review": review_task, "verify": verify_task, "companion": companion_task,
 }
 
 

@@ -9,15 +9,20 @@ import json
 import tomllib
 from importlib import resources
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from schemas.corpus import DIALOGUE_CATEGORIES
+from schemas.finance import FinanceOptions
 
-MODEL_STAGES = ("profile", "loop", "sources", "dialogue", "questions")
+MODEL_STAGES = ("profile", "loop", "sources", "dialogue", "questions", "companion")
 """The stages that call a model, by the names `[stages.providers.<stage>]` overrides use."""
+
+
+PACK_OPTIONS: dict[str, type[BaseModel] | None] = {"general": None, "finance": FinanceOptions}
+"""Each domain pack's settings model (validates `[pack]`)."""
 
 
 class ConfigError(ValueError):
@@ -83,6 +88,11 @@ class DialogueOptions(_Strict):
         2, ge=0, le=6, description="most outcome-narrative sentences without a fact that become bullets"
     )
     max_attempts: int = Field(3, ge=1, le=5, description="wordings tried per turn before a template or a drop")
+    memory_rate: float | None = Field(
+        None, ge=0, le=1,
+        description="share of user turns that need memory from outside the recent window (RealCompanion "
+                    "measured about 0.03 in real use); None leaves the rate the topics produce",
+    )
 
 
 class QuestionOptions(_Strict):
@@ -109,11 +119,24 @@ class QuestionOptions(_Strict):
     rephrase: bool = Field(True, description="let a real provider rephrase question texts (never offline)")
 
 
+class CompanionOptions(_Strict):
+    """The companion tracks (tasks/companion/): chat probes and profile reconstruction."""
+
+    enabled: bool = Field(True, description="build the chat and reconstruction tracks")
+    proportional: int = Field(40, ge=0, description="probes per persona drawn at the corpus's natural memory rate")
+    enriched: int = Field(20, ge=0, description="probes per persona drawn from memory-bearing turns only")
+    abstention: int = Field(10, ge=0, description="probes per persona drawn from turns that need nothing")
+    window: int | None = Field(
+        None, ge=0, description="turns before a probe that form its recent window (None: dialogue.context_window)"
+    )
+
+
 class StageOptions(_Strict):
     loop: LoopOptions = LoopOptions()
     sources: SourceOptions = SourceOptions()
     dialogue: DialogueOptions = DialogueOptions()
     questions: QuestionOptions = QuestionOptions()
+    companion: CompanionOptions = CompanionOptions()
     providers: dict[str, ProviderConfig] = Field(
         default_factory=dict, description="per-stage provider overrides, keyed by stage name"
     )
@@ -189,7 +212,10 @@ class BuildConfig(_Strict):
     seed: int = 0
     personas: int = Field(3, ge=1, le=100_000)
     seed_file: Path | None = None
-    domain: str = "general"
+    domain: Literal["general", "finance"] = Field("general", description="the domain pack (tasks/domains/)")
+    pack: dict[str, Any] = Field(
+        default_factory=dict, description="the domain pack's own settings, checked by the pack's options model"
+    )
     start_date: dt.date = dt.date(2024, 1, 1)
     days: int = Field(60, gt=0, le=3660)
     rollout_p: float = Field(0.7, ge=0, le=1, description="probability a planned event turns out well")
@@ -204,6 +230,25 @@ class BuildConfig(_Strict):
         if self.seed_file is not None and not self.seed_file.is_file():
             raise ValueError(f"seed_file {str(self.seed_file)!r} does not exist")
         return self
+
+    @model_validator(mode="after")
+    def _pack_options_valid(self) -> BuildConfig:
+        model = PACK_OPTIONS.get(self.domain)
+        if model is None and self.pack:
+            raise ValueError(f"domain {self.domain!r} takes no [pack] settings; remove them")
+        if model is not None:
+            try:
+                model.model_validate(self.pack)
+            except ValidationError as exc:
+                problem = describe_validation_error(exc, "pack")
+                raise ValueError(f"[pack] for domain {self.domain!r}: {problem}") from None
+        return self
+
+    @property
+    def pack_options(self) -> BaseModel | None:
+        """The domain pack's validated settings (None when the pack takes none)."""
+        model = PACK_OPTIONS.get(self.domain)
+        return model.model_validate(self.pack) if model is not None else None
 
     @property
     def end_date(self) -> dt.date:
@@ -257,11 +302,11 @@ def config_from_dict(data: dict, source: str = "config") -> BuildConfig:
         raise ConfigError(f"{source}: {describe_validation_error(exc)}") from None
 
 
-def describe_validation_error(exc: ValidationError) -> str:
+def describe_validation_error(exc: ValidationError, prefix: str = "") -> str:
     """One line per problem, each naming the field: `field 'days': Input should be greater than 0`."""
     parts = []
     for err in exc.errors():
-        field = ".".join(str(p) for p in err["loc"]) or "(root)"
+        field = ".".join([prefix] * bool(prefix) + [str(p) for p in err["loc"]]) or "(root)"
         parts.append(f"field {field!r}: {err['msg']}")
     return "; ".join(parts)
 

@@ -4,6 +4,8 @@ schema is the contract an LLM must fill."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -87,3 +89,7 @@ class Persona(_Strict):
     seed_text: str
     domain: str
     profile: Profile
+    attributes: dict[str, Any] = Field(
+        default_factory=dict,
+        description="what the domain pack sampled for this persona (finance: investor type, wealth, horizon, ...)",
+    )

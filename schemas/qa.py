@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 QUESTION_CATEGORIES = (
     "fact", "temporal", "hallucination", "aggregation", "misleading", "external", "mixed",
@@ -25,6 +25,16 @@ CHARACTERISTICS: dict[str, tuple[str, ...]] = {
     "mixed": ("relative_positioning", "contextual_retrieval", "post_modification_analysis"),
 }
 """The 27 characteristics, by category (exact names): RHELM's taxonomy."""
+FINPERMA_CHARACTERISTICS: dict[str, tuple[str, ...]] = {
+    "memory_fidelity": ("event_recall", "reaction_recall", "stated_preference_recall"),
+    "preference_reasoning": ("current_risk_stance", "shift_direction", "shift_cause"),
+    "context_adaptation": ("suitable_option", "constraint_compliance", "bias_guard"),
+}
+"""FinPerMA's three dimensions (memory fidelity, preference reasoning, context adaptation) as categories,
+three characteristics each; crossed with the four CHECKPOINTS they make the finance pack's grid."""
+TAXONOMIES: dict[str, dict[str, tuple[str, ...]]] = {"rhelm": CHARACTERISTICS, "finperma": FINPERMA_CHARACTERISTICS}
+"""Question taxonomies by name; a domain pack names the one its questions use."""
+ALL_CATEGORIES: tuple[str, ...] = tuple(c for tax in TAXONOMIES.values() for c in tax)
 CHECKPOINTS = ("zero_memory", "in_timeline", "post_distraction", "post_shock")
 ANSWER_TYPES = ("short", "long", "mcq")
 MCQ_OPTIONS = 6
@@ -38,7 +48,7 @@ class _Row(BaseModel):
 class Question(_Row):
     question_id: str
     persona_id: str
-    category: Literal["fact", "temporal", "hallucination", "aggregation", "misleading", "external", "mixed"]
+    category: str = Field(description="a category of one of TAXONOMIES (RHELM's seven or FinPerMA's three)")
     characteristics: list[str] = Field(min_length=1)
     question_time: dt.datetime
     question: str
@@ -50,6 +60,14 @@ class Question(_Row):
     checkpoint: Literal["zero_memory", "in_timeline", "post_distraction", "post_shock"] = "in_timeline"
     rubric: str = Field("", description="for long answers: what a judge must see (required points, what is wrong)")
     derivation: dict[str, Any] = Field(description="template, query over the fact store, computed answer, facts used")
+
+
+    @field_validator("category")
+    @classmethod
+    def _known_category(cls, value: str) -> str:
+        if value not in ALL_CATEGORIES:
+            raise ValueError(f"unknown question category {value!r}; known: {', '.join(ALL_CATEGORIES)}")
+        return value
 
 
 class Evidence(_Row):

@@ -57,5 +57,10 @@ class Manifest(BaseModel):
     dialogue: dict[str, Any] = Field(default_factory=dict)
     """Sessions, turns by role, category and kind, the distinct 4-gram ratio of user turns (release, lowest
     persona, each persona) and dialogue and document tokens per persona (warehouse/release.py)."""
+    companion: dict[str, Any] = Field(default_factory=dict)
+    """Chat probes by stratum, tier and category, the natural memory rate, claims by temporality and slot
+    (warehouse/release.py `companion_stats`)."""
+    domain: dict[str, Any] = Field(default_factory=dict)
+    """The domain pack: {"name": ..., **its release figures} (tasks/domains/, `DomainPack.release_stats`)."""
     parent: str | None = None
     files: list[str] = Field(default_factory=list)

@@ -20,8 +20,10 @@ import pyarrow as pa
 from pydantic import BaseModel
 
 from schemas.audit import Finding, GateResult, QuestionReview
+from schemas.companion import ChatProbe, PortraitSlot, ProfileClaim
 from schemas.corpus import Bullet, Chunk, Document, Session, Turn
 from schemas.eval import EvalResult
+from schemas.finance import ImpactConstraint
 from schemas.llm import LLMCall
 from schemas.profile import Persona
 from schemas.qa import Evidence, Question
@@ -65,6 +67,10 @@ TABLES: dict[str, Table] = {
               volatile=("latency_ms", "cached", "cost_usd", "requests")),
         Table("verifier_findings", Finding, ("finding_id",)),
         Table("question_reviews", QuestionReview, ("question_id",)),
+        Table("impact_constraints", ImpactConstraint, ("constraint_id",)),
+        Table("chat_probes", ChatProbe, ("probe_id",)),
+        Table("profile_claims", ProfileClaim, ("claim_id",)),
+        Table("persona_portraits", PortraitSlot, ("persona_id", "slot")),
         Table("gate_results", GateResult, ("suite", "expectation", "column_name"), per_persona=False),
         Table("runs", RunRecord, ("run_id",), per_persona=False),
         Table("releases", ReleaseRecord, ("name", "version"), per_persona=False),

@@ -108,6 +108,10 @@ class World(_Row):
     profile_snapshots: list[ProfileSnapshot]
     constraints: list[Constraint] = Field(default_factory=list)
     entities: list[WorldEntity] = Field(default_factory=list)
+    extras: dict[str, list[Any]] = Field(
+        default_factory=dict,
+        description="rows of the domain pack's own tables, by table name (finance: impact_constraints)",
+    )
 
 
 class EventNarration(BaseModel):

@@ -12,6 +12,12 @@ profile. All randomness comes from `rng_for(seed, persona, "loop", day, purpose)
 decides every fact, the narrator only words it. Narration never feeds back into the simulation, so each
 event's `outcome` call is prepared (its context frozen) when the event happens and all of a persona's
 events are narrated at the end with one concurrent `generate_many`, in event order.
+
+The domain pack (`tasks.domains.pack_for(config)`) adds its own events: `schedule` dates them,
+`baseline_facts` joins the baseline event, each day's due events are rolled out after the plans
+(`roll_out`: facts in the factual phase, profile paths in the state phase, rows of the pack's tables
+into `World.extras`), and the pack words them after the simulation (`narrate`). The general pack adds
+nothing, so its worlds are exactly the core's.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from schemas.profile import Persona
 from schemas.world import Constraint, Event, EventNarration, Plan, ProfileSnapshot, World
 from tasks import world_banks as banks
 from tasks.catalog import KINDS, EventKind, FactSpec, Outcome
+from tasks.domains.base import DomainPack, PackOutcome, ScheduledEvent
 from tasks.evolve import HOBBIES_PATH, FactDraft, Matter, WorldState, facts_valid_at
 from tasks.llm.gateway import CallSpec, Gateway
 from tasks.rng import rng_for
@@ -37,15 +44,25 @@ _SPECIAL_BELONGINGS = ("home", "vehicle", "pet")
 _PEOPLE_FIELDS = ("friend", "relative", "companion", "person", "partner")
 
 
-def simulate(config: BuildConfig, persona: Persona, gateway: Gateway) -> World:
-    """Run LOOP for one persona from config.start_date to config.end_date and return its World."""
-    sim = _Simulation(config, persona, gateway)
+def simulate(config: BuildConfig, persona: Persona, gateway: Gateway, pack: DomainPack | None = None) -> World:
+    """Run LOOP for one persona from config.start_date to config.end_date and return its World
+    (`pack`: the domain pack, default `pack_for(config)`)."""
+    sim = _Simulation(config, persona, gateway, pack)
     day = config.start_date
     while day <= config.end_date:
         sim.live(day)
         day += dt.timedelta(days=1)
     sim.narrate_all()
     return sim.world()
+
+
+def pack_for(config: BuildConfig) -> DomainPack:
+    """The build's domain pack; the general pack when the registry cannot be imported."""
+    try:
+        from tasks.domains import pack_for as registry_pack_for
+    except ImportError:
+        return DomainPack()
+    return registry_pack_for(config)
 
 
 def baseline_drafts(profile: dict[str, Any], name: str) -> list[FactDraft]:
@@ -133,8 +150,9 @@ def outcome_context(
 
 
 class _Simulation:
-    def __init__(self, config: BuildConfig, persona: Persona, gateway: Gateway) -> None:
-        self.config, self.persona, self.gateway = config, persona, gateway
+    def __init__(self, config: BuildConfig, persona: Persona, gateway: Gateway, pack: DomainPack | None = None) -> None:
+        pack = pack or pack_for(config)
+        self.config, self.persona, self.gateway, self.pack = config, persona, gateway, pack
         self.pid = persona.persona_id
         self.state = WorldState(self.pid, persona.profile.model_dump(mode="json"))
         self.standing = standing_world(self.rng(config.start_date, "standing-world"), self.state.profile)
@@ -144,6 +162,10 @@ class _Simulation:
         self.snapshots: list[ProfileSnapshot] = []
         self.last_done: dict[str, dt.date] = {}
         self.narrations: list[CallSpec] = []
+        self.narrated: list[str] = []  # ids of the events whose `outcome` call is queued, in order
+        self.scheduled = sorted(pack.schedule(config, persona), key=lambda s: (s.date, s.kind))
+        self.pack_events: list[tuple[Event, PackOutcome]] = []
+        self.extras: dict[str, list[Any]] = {}
 
     def rng(self, day: dt.date, purpose: str) -> random.Random:
         return rng_for(self.config.seed, self.pid, "loop", day, purpose)
@@ -155,6 +177,8 @@ class _Simulation:
         self.make_plans(day)
         for plan in sorted((p for p in self.pending if p.scheduled_for == day), key=lambda p: p.plan_id):
             self.roll_out(plan, day)
+        for scheduled in [s for s in self.scheduled if s.date == day]:
+            self.roll_out_pack(scheduled, day)
         index = (day - self.config.start_date).days
         if index > 0 and index % self.config.prune_interval == 0:
             self.state.prune(day)
@@ -165,6 +189,7 @@ class _Simulation:
 
     def baseline(self, day: dt.date) -> None:
         drafts = baseline_drafts(self.state.profile, self.persona.name)
+        drafts += self.pack.baseline_facts(self.config, self.persona)
         event_id = f"{self.pid}-e0000"
         info = {"kind": "baseline", "title": "baseline", "valence": "positive", "severity": 1}
         self.record_event(day, event_id, None, info, False)
@@ -268,6 +293,19 @@ class _Simulation:
             self.state.add_constraint(constraint)
         self.last_done[plan.kind] = day
 
+    def roll_out_pack(self, scheduled: ScheduledEvent, day: dt.date) -> None:
+        """Roll out one of the pack's events: record it, commit its facts, set its state, keep its rows."""
+        event_id = f"{self.pid}-e{len(self.events):04d}"
+        outcome = self.pack.roll_out(self.config, self.persona, self.state, scheduled, event_id, list(self.events))
+        info = {"kind": scheduled.kind, "valence": outcome.valence, "severity": outcome.severity}
+        self.record_event(day, event_id, None, info, outcome.critical)
+        self.state.commit_facts(outcome.drafts, event_id, day)
+        for path, value in outcome.state.items():
+            self.state.set_path(path, value, day, event_id, "state")
+        for table, rows in outcome.rows.items():
+            self.extras.setdefault(table, []).extend(rows)
+        self.pack_events.append((self.events[-1], outcome))
+
     def still_possible(self, plan: Plan) -> bool:
         """False when the profile changed so the plan no longer makes sense (its person is gone, say)."""
         names = {r["name"] for r in self.state.profile["relationships"]}
@@ -314,13 +352,19 @@ class _Simulation:
         event = info | {"date": day.isoformat(), "weekday": day.strftime("%A")}
         context = copy.deepcopy(outcome_context(self.state.profile, event, entity, drafts))
         self.narrations.append(CallSpec("outcome", context, EventNarration, "loop", self.pid))
+        self.narrated.append(self.events[-1].event_id)
 
     def narrate_all(self) -> None:
-        """Narrate every event at once (concurrently on live providers) and attach the narratives."""
+        """Narrate every event at once (concurrently on live providers) and attach the narratives; the
+        pack then words its own events and updates its rows."""
         results = self.gateway.generate_many(self.narrations)
-        pairs = zip(self.events, results, strict=True)
-        self.events = [event.model_copy(update={"narrative": r.narrative}) for event, r in pairs]
-        self.narrations = []
+        texts = {event_id: r.narrative for event_id, r in zip(self.narrated, results, strict=True)}
+        if self.pack_events:
+            narratives, rows = self.pack.narrate(self.config, self.persona, self.gateway, self.pack_events)
+            texts |= {event.event_id: text for (event, _), text in zip(self.pack_events, narratives, strict=True)}
+            self.extras |= rows
+        self.events = [event.model_copy(update={"narrative": texts[event.event_id]}) for event in self.events]
+        self.narrations, self.narrated, self.pack_events = [], [], []
 
     def record_event(
         self,
@@ -356,4 +400,5 @@ class _Simulation:
             profile_snapshots=self.snapshots,
             constraints=self.state.constraints,
             entities=entities,
+            extras=self.extras,
         )

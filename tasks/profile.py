@@ -5,6 +5,10 @@ file, or a deterministic draw from the bundled seeds); `enrich_persona` turns on
 a full six-dimension `Profile` through the gateway's `profile` prompt. Seed descriptions are also parsed
 into structured hints (age, city, occupation, ...) and the gaps filled from the seeded RNG, so the
 narrator, offline or real, receives a consistent brief.
+
+A domain pack that samples its own people (`DomainPack.persona_seeds`, e.g. finance's investors) replaces
+the seeds: its `PersonaSeed`s give the descriptions and the attributes landed in `personas.attributes`,
+its `profile_hints` override the core's, and its `shape_persona` has the last word on the persona.
 """
 
 from __future__ import annotations
@@ -13,13 +17,15 @@ import csv
 import io
 import json
 import re
+import threading
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from schemas.config import BuildConfig
+from schemas.config import BuildConfig, ConfigError
 from schemas.profile import Persona, Profile
 from tasks import world_banks as banks
+from tasks.domains import PersonaSeed, pack_for
 from tasks.llm.gateway import Gateway
 from tasks.rng import rng_for
 
@@ -42,18 +48,60 @@ class SeedFileError(ValueError):
 
 
 def persona_ids(config: BuildConfig) -> list[str]:
-    """One id per persona, `p0000`, `p0001`, ...: config.personas, or one per seed-file row."""
-    count = len(read_seed_file(config.seed_file)) if config.seed_file else config.personas
+    """One id per persona, `p0000`, `p0001`, ...: config.personas, one per seed-file row, or one per
+    person the domain pack samples."""
+    sampled = pack_seeds(config)
+    if sampled is not None:
+        count = len(sampled)
+    else:
+        count = len(read_seed_file(config.seed_file)) if config.seed_file else config.personas
     return [f"p{i:04d}" for i in range(count)]
 
 
 def seed_texts(config: BuildConfig) -> list[str]:
     """The seed description of each persona, in persona-id order."""
+    sampled = pack_seeds(config)
+    if sampled is not None:
+        return [s.seed_text for s in sampled]
     if config.seed_file:
         return read_seed_file(config.seed_file)
     order = list(BUNDLED_SEEDS)
     rng_for(config.seed, "*", "profile", None, "bundled-seeds").shuffle(order)
     return [order[i % len(order)] for i in range(config.personas)]
+
+
+_PACK_SEEDS: dict[str, tuple[PersonaSeed, ...] | None] = {}
+_PACK_LOCK = threading.Lock()
+
+
+def pack_seeds(config: BuildConfig) -> tuple[PersonaSeed, ...] | None:
+    """The people the domain pack samples for the corpus (None: the core's seeds), computed once per
+    config hash (the sampling is deterministic). A seed file with such a pack is a ConfigError."""
+    key = f"{config.domain}:{config.config_hash()}"
+    with _PACK_LOCK:
+        if key not in _PACK_SEEDS:
+            sampled = pack_for(config).persona_seeds(config)
+            _PACK_SEEDS[key] = None if sampled is None else tuple(sampled)
+        sampled = _PACK_SEEDS[key]
+    if sampled is not None and config.seed_file:
+        raise ConfigError(f"field 'seed_file': domain {config.domain!r} samples its own personas; "
+                          "remove seed_file or use domain 'general'")
+    return sampled
+
+
+def persona_seed(config: BuildConfig, persona_id: str, seed_text: str | None = None) -> PersonaSeed:
+    """The seed of one persona: the pack's sample for it, or `seed_text` (default: its core seed) with
+    no attributes."""
+    sampled = pack_seeds(config)
+    if sampled is not None:
+        index = int(persona_id.removeprefix("p")) if re.fullmatch(r"p\d+", persona_id) else -1
+        if not 0 <= index < len(sampled):
+            raise ValueError(f"persona {persona_id!r}: domain {config.domain!r} sampled {len(sampled)} personas")
+        seed = sampled[index]
+        return seed if seed_text is None else PersonaSeed(seed_text=seed_text, attributes=seed.attributes)
+    if seed_text is None:
+        seed_text = seed_texts(config)[persona_ids(config).index(persona_id)]
+    return PersonaSeed(seed_text=seed_text)
 
 
 def read_seed_file(path: Path) -> list[str]:
@@ -231,24 +279,33 @@ def _default_age(rng, occupation: str) -> int:
     return rng.randint(18, 24) if occupation == "university student" else rng.randint(24, 62)
 
 
-def profile_context(config: BuildConfig, persona_id: str, seed_text: str) -> dict[str, Any]:
-    """What the `profile` prompt needs: the seed, the persona id, the start date and the hints."""
+def profile_context(config: BuildConfig, persona_id: str, seed_text: str,
+                    seed: PersonaSeed | None = None) -> dict[str, Any]:
+    """What the `profile` prompt needs: the seed, the persona id, the start date and the hints (the
+    domain pack's hints for `seed` override the core's)."""
+    hints = profile_hints(config, persona_id, seed_text)
+    if seed is not None:
+        hints |= pack_for(config).profile_hints(config, seed)
     return {
         "persona_id": persona_id,
         "seed_text": seed_text,
         "start_date": config.start_date.isoformat(),
-        "hints": profile_hints(config, persona_id, seed_text),
+        "hints": hints,
     }
 
 
 def enrich_persona(config: BuildConfig, persona_id: str, seed_text: str, gateway: Gateway) -> Persona:
-    """The full persona for one seed description, its profile generated through the `profile` prompt."""
-    context = profile_context(config, persona_id, seed_text)
+    """The full persona for one seed description, its profile generated through the `profile` prompt,
+    carrying the pack's attributes and shaped by the pack."""
+    seed = persona_seed(config, persona_id, seed_text) if pack_seeds(config) is not None else PersonaSeed(seed_text)
+    context = profile_context(config, persona_id, seed_text, seed)
     profile = gateway.generate("profile", context, Profile, stage="profile", persona_id=persona_id)
-    return Persona(
+    persona = Persona(
         persona_id=persona_id,
         name=profile.identity.name,
         seed_text=seed_text,
         domain=config.domain,
         profile=profile,
+        attributes=dict(seed.attributes),
     )
+    return pack_for(config).shape_persona(config, persona, seed)

@@ -10,7 +10,9 @@ Each question is scored in [0, 1] on four dimensions, from its derivation and th
   the generator (`independent`: the current value of an attribute at the question's day; the date of
   an event or dated email; counts of events by kind and valence or entity in a window, and of emails
   in a window; table cells and row counts from Document.tables; the earliest of a sequence's events),
-  so a generator bug cannot confirm its own answer. Without the config, a question no generic rule
+  so a generator bug cannot confirm its own answer; a domain pack's rule (`DomainPack.recompute`, e.g.
+  finance's from the Impact Model's constraints) must give the answer too. Without the config, a
+  question no generic rule
   covers is checked against the derivation's computed answer. An MCQ item's gold option is its answer;
 - uniqueness: only one answer fits (one value of a fact question's subject and attribute valid at
   question time; each event title the question names names one date; MCQ: six options, distinct after
@@ -39,6 +41,7 @@ from schemas.corpus import Corpus, Document
 from schemas.profile import Persona
 from schemas.qa import MCQ_OPTIONS, Evidence, Question, QuestionSet
 from schemas.world import Event, Fact, World
+from tasks.domains import PACKS, DomainPack, pack_for, pack_named
 from tasks.facttext import carries, event_title, mentions, story_events
 from tasks.timeutil import local_date
 
@@ -63,6 +66,7 @@ class Store:
         self.items |= {("chunk", c.chunk_id): (c.created_at, c.text) for c in self.corpus.chunks}
         self.documents = {d.doc_id: d for d in self.corpus.documents}
         self._reruns: dict[tuple[str, str], dict[tuple[str, str, str], list[str]]] = {}
+        self.pack = pack_of(self.config, self.persona)
 
     def title(self, event: Event) -> str:
         return event_title(event, self.world.plans)
@@ -70,10 +74,10 @@ class Store:
     def rerun(self, generator: str, context_as_of: str) -> dict[tuple[str, str, str], list[str]] | None:
         """(template, question, asked_at) -> answers, from running `generator` again in the context of
         `context_as_of`; None without a config or when no such generator exists."""
-        from tasks.qgen.assemble import CONTROL, generators
-        from tasks.qgen.checkpoints import context_at, control_candidates, cut_of
+        from tasks.qgen.assemble import CONTROL
+        from tasks.qgen.checkpoints import context_at, cut_of
 
-        fn = control_candidates if generator == CONTROL else generators().get(generator)
+        fn = self.pack.controls if generator == CONTROL else self.pack.generators().get(generator)
         if self.config is None or fn is None:
             return None
         key = (generator, context_as_of)
@@ -87,6 +91,20 @@ class Store:
                 found.setdefault((c.template, c.question, stamp), []).append(c.answer)
             self._reruns[key] = found
         return self._reruns[key]
+
+
+def pack_of(config: BuildConfig | None, persona: Persona) -> DomainPack:
+    """The build's domain pack; without a config, the pack the persona was built with (general when
+    its domain names no pack, e.g. an imported corpus)."""
+    if config is not None:
+        return pack_for(config)
+    return pack_named(persona.domain) if persona.domain in PACKS else DomainPack()
+
+
+def _pack_rule(store: Store, q: Question) -> Recomputed:
+    """The domain pack's recomputation of the answer, when it has a rule for the question."""
+    value = store.pack.recompute(q, store.persona, store.world, store.corpus)
+    return [] if value is None else [(value, f"the {store.pack.name} pack's rule")]
 
 
 def review_questions(
@@ -337,7 +355,8 @@ def correctness(store: Store, q: Question) -> Checks:
     generator, context = q.derivation.get("generator"), q.derivation.get("context_as_of")
     found = store.rerun(str(generator), str(context)) if generator and context else None
     recomputed = [(value is not None and value == q.answer, f"answer equals {value!r}, recomputed independently: "
-                                                            f"{what}") for value, what in independent(store, q)]
+                                                            f"{what}")
+                  for value, what in independent(store, q) + _pack_rule(store, q)]
     if found is not None:
         text = str(q.derivation.get("template_question", q.question))
         answers = found.get((template, text, q.question_time.isoformat()), [])

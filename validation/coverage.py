@@ -1,7 +1,8 @@
 """The coverage suite: every question category and characteristic, source type, format and dialogue
 category reaches its floor (floors from `config.gates`; defaults match what the stages produce).
 Zero-memory controls (checkpoint 'zero_memory') stay in the release but count toward no category or
-characteristic floor: they need no memory, so they cover nothing."""
+characteristic floor: they need no memory, so they cover nothing. Category and characteristic floors
+apply to the domain pack's taxonomy (RHELM's, or e.g. FinPerMA's; validation/domain.py `pack_floors`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import duckdb
 import pandas as pd
 
 from schemas.config import BuildConfig
+from validation.domain import pack_floors
 from validation.frames import query
 from validation.suites import FrameBuilder, Suite, at_least, factory
 
@@ -45,7 +47,8 @@ def floor_frame(dimension: str, floors: Mapping[str, int]) -> FrameBuilder:
 
 @factory("coverage")
 def coverage_suite(config: BuildConfig) -> Suite:
-    """Floors of config.gates: category, characteristic, source type, format, dialogue category."""
+    """Floors of config.gates: category and characteristic (of the pack's taxonomy), source type, format,
+    dialogue category."""
     g = config.gates
     floors = {
         "category": g.category_floors,
@@ -57,6 +60,7 @@ def coverage_suite(config: BuildConfig) -> Suite:
     names = {"category": "coverage.category above floor", "characteristic": "coverage.characteristic above floor",
              "source_type": "coverage.source type present", "format": "coverage.format present",
              "dialogue_category": "coverage.dialogue category present"}
+    floors = {dim: pack_floors(config, dim, f) for dim, f in floors.items()}
     return Suite(
         name="coverage",
         frames={dim: floor_frame(dim, f) for dim, f in floors.items()},

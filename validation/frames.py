@@ -79,13 +79,14 @@ def question_frame(con: duckdb.DuckDBPyConnection, run_id: str) -> pd.DataFrame:
     """One row per question of the run, with `n_evidence` (how many evidence links it has), `has_evidence`
     (some link, or a zero-memory control, which needs none), `characteristic_ok` (one of its
     characteristics belongs to its category) and `checkpoint_ok` (a known checkpoint)."""
-    from schemas.qa import CHARACTERISTICS, CHECKPOINTS
+    from schemas.qa import CHECKPOINTS, TAXONOMIES
 
+    known = {cat: chars for tax in TAXONOMIES.values() for cat, chars in tax.items()}  # every pack's taxonomy
     df = _query(con, QUESTION_SQL, run_id, "questions", "question_evidence")
     df["has_evidence"] = [int(n) > 0 or cp == "zero_memory" for n, cp in zip(df["n_evidence"], df["checkpoint"],
                                                                               strict=True)]
     df["characteristic_ok"] = [
-        any(ch in CHARACTERISTICS.get(cat, ()) for ch in (list(chars) if chars is not None else []))
+        any(ch in known.get(cat, ()) for ch in (list(chars) if chars is not None else []))
         for cat, chars in zip(df["category"], df["characteristics"], strict=True)
     ]
     df["checkpoint_ok"] = [cp in CHECKPOINTS for cp in df["checkpoint"]]

@@ -4,6 +4,7 @@ Expectations are described as data (a Great Expectations class name and its keyw
 module imports without Great Expectations; the gate runner builds them. One module per family
 (integrity, coverage, consistency, leakage, distribution) registers a suite factory: a function from
 the build config (its `gates` thresholds, `rollout_p`) to a Suite. `register(...)` adds a fixed suite.
+The build's domain pack adds its own suites last (`DomainPack.suites`, see validation/domain.py).
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ SUITES: list[Suite] = []
 FACTORIES: dict[str, Callable[[BuildConfig], Suite]] = {}
 SUITE_MODULES: tuple[str, ...] = (
     "validation.integrity", "validation.coverage", "validation.consistency", "validation.leakage",
-    "validation.distribution",
+    "validation.distribution", "validation.companion",
 )
 """Modules that register suite factories when imported."""
 DEFAULT_CONFIG = BuildConfig(name="default")
@@ -80,14 +81,17 @@ def factory(name: str) -> Callable[[Callable[[BuildConfig], Suite]], Callable[[B
 
 
 def all_suites(config: BuildConfig | None = None) -> list[Suite]:
-    """Every family's suite for `config` (default thresholds when None), then the fixed suites."""
+    """Every family's suite for `config` (default thresholds when None), the fixed suites, then the
+    domain pack's suites (validation/domain.py)."""
     for module in SUITE_MODULES:
         importlib.import_module(module)
     config = config or DEFAULT_CONFIG
     families = [m.rpartition(".")[2] for m in SUITE_MODULES]  # module order, whatever imported them first
     order = sorted(FACTORIES, key=lambda n: (families.index(n) if n in families else len(families), n))
     built = [FACTORIES[name](config) for name in order]
-    return built + [s for s in SUITES if s.name not in {b.name for b in built}]
+    from validation.domain import pack_suites
+
+    return built + [s for s in SUITES if s.name not in {b.name for b in built}] + pack_suites(config)
 
 
 def suite_named(name: str, config: BuildConfig | None = None) -> Suite:

@@ -139,6 +139,62 @@ def dialogue_stats(con: duckdb.DuckDBPyConnection, run_id: str) -> dict:
     }
 
 
+def companion_stats(con: duckdb.DuckDBPyConnection, run_id: str, config) -> dict:
+    """The companion tracks at a glance: probes by stratum, tier and category, memory-bearing probes, the
+    natural memory rate (share of user turns needing memory from outside the recent window,
+    tasks/companion/context.py, whole run and per persona) and claims by temporality and slot."""
+    from tasks.companion.context import window_of
+
+    params = {"run_id": run_id}
+    window = window_of(config)
+
+    def by(table: str, col: str) -> dict:
+        return dict(con.execute(f"select {col}, count(*) from {table} where run_id = $run_id group by 1 order by 1",
+                                params).fetchall())
+    rates = natural_memory_rates(con, run_id, window)
+    users = sum(n for n, _ in rates.values())
+    return {
+        "probes": sum(by("chat_probes", "stratum").values()),
+        "probes_by_stratum": by("chat_probes", "stratum"), "probes_by_tier": by("chat_probes", "tier"),
+        "probes_by_category": by("chat_probes", "category"),
+        "memory_bearing_probes": by("chat_probes", "memory_need").get(True, 0),
+        "cold_opens": by("chat_probes", "cold_open").get(True, 0),
+        "natural_memory_rate": round(sum(m for _, m in rates.values()) / users, 4) if users else None,
+        "natural_memory_rate_by_persona": {p: round(m / n, 4) if n else None for p, (n, m) in sorted(rates.items())},
+        "claims": sum(by("profile_claims", "temporality").values()),
+        "claims_by_temporality": by("profile_claims", "temporality"), "claims_by_slot": by("profile_claims", "slot"),
+    }
+
+
+def natural_memory_rates(con: duckdb.DuckDBPyConnection, run_id: str, window: int) -> dict[str, tuple[int, int]]:
+    """persona -> (user turns, memory-bearing user turns), recomputed from the landed turns and facts."""
+    from types import SimpleNamespace as NS
+    from zoneinfo import ZoneInfo
+
+    from tasks.memory_need import needs
+
+    zones = {p: ZoneInfo(json.loads(prof)["identity"]["timezone"]) for p, prof in con.execute(
+        "select persona_id, profile from personas where run_id = ?", [run_id]).fetchall()}
+    facts: dict[str, list] = {}
+    columns = ("fact_id", "event_id", "subject", "attribute", "value", "valid_from", "valid_to")
+    for pid, *row in con.execute(f"select persona_id, {', '.join(columns)} from facts where run_id = ?",
+                                 [run_id]).fetchall():
+        facts.setdefault(pid, []).append(NS(**dict(zip(columns, row, strict=True))))
+    turns: dict[str, list] = {}
+    for pid, tid, sid, ts, role, fids, pids, refs in con.execute(
+            "select persona_id, turn_id, session_id, timestamp, role, fact_ids, paraphrase_ids, time_refs "
+            "from turns where run_id = ?", [run_id]).fetchall():
+        refs = [NS(event_id=r.get("event_id")) for r in (json.loads(refs) if isinstance(refs, str) else refs or [])]
+        turns.setdefault(pid, []).append(NS(turn_id=tid, session_id=sid, timestamp=ts, role=role,
+                                            fact_ids=list(fids or []), paraphrase_ids=list(pids or []), time_refs=refs))
+    out = {}
+    for pid, rows in sorted(turns.items()):
+        zone = zones.get(pid, dt.UTC)
+        found = needs(rows, facts.get(pid, []), window, lambda ts, z=zone: ts.astimezone(z).date())
+        out[pid] = (len(found), sum(n.memory_need for n in found))
+    return out
+
+
 def text_tokens(con: duckdb.DuckDBPyConnection, run_id: str) -> dict[str, int]:
     """cl100k_base tokens of each persona's dialogue turns and document bodies together."""
     out = _tokens(con, "turns", "text", run_id)
@@ -296,7 +352,7 @@ seen, and questions whose answers are computed from the simulation's ground trut
 
 - Run: `{manifest.run_id}`, code version `{manifest.code_version}`, created {manifest.created_at:%Y-%m-%d %H:%M UTC}
 - Narrator: provider `{manifest.provider.get("name")}`, model `{manifest.provider.get("model")}`
-- Gates: {gates.get("passed", 0)} of {gates.get("expectations", 0)} expectations passed
+{domain_line(manifest.domain)}- Gates: {gates.get("passed", 0)} of {gates.get("expectations", 0)} expectations passed
 - Content hash: `{manifest.content_hash}`
 - Withdrawn by the QA verifier: {manifest.withdrawals.get("total", 0)} questions
   ({", ".join(f"{k}: {v}" for k, v in manifest.withdrawals.get("by_reason", {}).items()) or "none"})
@@ -317,6 +373,14 @@ questions = load_dataset("parquet", data_files="questions.parquet", split="train
 
 Croissant metadata: `croissant.json`. Gate results as Great Expectations Data Docs: `data_docs/index.html`.
 """
+
+
+def domain_line(domain: dict) -> str:
+    """The dataset card's domain-pack line with its release figures (empty when the manifest has none)."""
+    if not domain:
+        return ""
+    figures = ", ".join(f"{k}: {v}" for k, v in domain.items() if k != "name" and not isinstance(v, (dict, list)))
+    return f"- Domain pack: `{domain.get('name', 'general')}`" + (f" ({figures})" if figures else "") + "\n"
 
 
 def dialogue_section(stats: dict) -> str:

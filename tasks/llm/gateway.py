@@ -133,6 +133,11 @@ class Gateway:
         An item is a `CallSpec` or a tuple of its fields. The first error that stops a call (circuit
         open, unusable provider) cancels the calls not yet started and is raised.
         """
+        return [result for result, _ in self.generate_many_traced(items)]
+
+    def generate_many_traced(self, items: list[CallSpec | tuple]) -> list[tuple[BaseModel, LLMCall]]:
+        """`generate_many`, with each result's ledger row (its outcome, attempts, fallback flag) beside it,
+        for callers that handle a fallback themselves; the rows are recorded in the ledger all the same."""
         specs = [item if isinstance(item, CallSpec) else CallSpec(*item) for item in items]
         workers = 1 if not self.live else min(len(specs), max(1, self.config.max_concurrency))
         if workers <= 1:
@@ -145,7 +150,7 @@ class Gateway:
                 pool.shutdown(wait=True, cancel_futures=True)
         with self._lock:
             self._ledger.extend(row for _, row in done)
-        return [result for result, _ in done]
+        return done
 
     def drain_ledger(self) -> list[LLMCall]:
         """Ledger rows recorded since the last drain, in call order."""

@@ -1,7 +1,9 @@
 """Question generation: the framework (base, checkpoints, select, mcq, assemble) and one module per
 family of generators (fact, temporal, aggregation, hallucination, misleading, external, mixed). Every
 submodule is imported here so its `@generator` functions register themselves in `GENERATORS`; a new
-module needs no registration elsewhere.
+module needs no registration elsewhere. A domain pack's generators (e.g. tasks/domains/finance/questions.py)
+register in the same registry with its taxonomy's categories; `pack_for(config).generators()` picks a
+build's.
 
 For generator writers:
 - `base`: Ref, Candidate, QContext (evidence_for, item, current, history, valid_on, rng), `generator`.
@@ -20,9 +22,9 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from tasks.qgen.base import CHARACTERISTICS, GENERATORS, Candidate, QContext, Ref, generator
+from tasks.qgen.base import CHARACTERISTICS, GENERATORS, TAXONOMY, Candidate, QContext, Ref, generator
 
-__all__ = ["CHARACTERISTICS", "GENERATORS", "Candidate", "QContext", "Ref", "generator"]
+__all__ = ["CHARACTERISTICS", "GENERATORS", "TAXONOMY", "Candidate", "QContext", "Ref", "generator"]
 
 for _module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
     importlib.import_module(f"{__name__}.{_module.name}")

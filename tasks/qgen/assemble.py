@@ -2,10 +2,12 @@
 
 1. Contexts: the main one (the morning after the simulation) and `checkpoint_probes` mid-timeline ones
    (tasks/qgen/checkpoints.py), each a world and corpus cut at its question time.
-2. Every registered generator runs in every context; the zero-memory controls run in the main one.
+2. Every generator of the domain pack (`pack_for(config).generators()`: the registered ones of its
+   taxonomy) runs in every context; the pack's zero-memory controls run in the main one.
 3. Per generator, candidates are tried in priority order, then a seeded draw, until
    CANDIDATES_PER_CHARACTERISTIC pass `prepare` (the rest are not prepared: selection takes 2-3 each).
-   `prepare` checks each candidate: a known category and characteristic; non-empty texts; the answer
+   `prepare` checks each candidate: a category and characteristic of the pack's taxonomy; non-empty
+   texts; the answer
    not in the question (unless `extra["options_in_question"]`); facts that resolve; evidence (its own
    refs, each verified to exist, precede the question time and carry its fact; else every turn and
    chunk carrying each fact before the question time, and every fact must have some); for
@@ -32,11 +34,12 @@ from schemas.corpus import Corpus
 from schemas.profile import Persona
 from schemas.qa import Evidence, Question, QuestionSet, RephrasedQuestion
 from schemas.world import World
+from tasks.domains import DomainPack, pack_for
 from tasks.facttext import carries, mentions
 from tasks.llm.checks import hard_check
 from tasks.qgen import mcq
 from tasks.qgen.base import GENERATORS, STAGE, Candidate, Generator, QContext, Ref
-from tasks.qgen.checkpoints import ShockCheck, checkpoint_of, context_at, control_candidates, probe_days
+from tasks.qgen.checkpoints import ShockCheck, checkpoint_of, context_at, probe_days
 from tasks.qgen.select import Prepared, select, valid_characteristics
 from tasks.rng import rng_for
 
@@ -53,10 +56,11 @@ class Report:
     kept: Counter = field(default_factory=Counter)
 
 
-def generators(extra: dict[str, Generator] | None = None,
-               registry: dict[str, Generator] | None = None) -> dict[str, Generator]:
-    """The registered generators (or `registry`), plus `extra` for keys they lack, by key."""
-    found = dict(GENERATORS if registry is None else registry)
+def generators(extra: dict[str, Generator] | None = None, registry: dict[str, Generator] | None = None,
+               pack: DomainPack | None = None) -> dict[str, Generator]:
+    """`registry`, else the pack's generators, else every registered one; plus `extra` for keys they
+    lack, by key."""
+    found = dict(registry if registry is not None else pack.generators() if pack is not None else GENERATORS)
     for key, fn in (extra or {}).items():
         found.setdefault(key, fn)
     return dict(sorted(found.items()))
@@ -71,17 +75,18 @@ def contexts(config: BuildConfig, persona: Persona, world: World, corpus: Corpus
 def build_questions(config: BuildConfig, persona: Persona, world: World, corpus: Corpus, gateway=None,
                     extra: dict[str, Generator] | None = None, report: Report | None = None,
                     registry: dict[str, Generator] | None = None) -> QuestionSet:
-    """The persona's question set (see the module docstring). `registry` replaces the registered
+    """The persona's question set (see the module docstring). `registry` replaces the pack's
     generators (tests); `extra` adds generators for keys the registry lacks."""
     report = report if report is not None else Report()
-    gens = generators(extra, registry)
+    pack = pack_for(config)
+    gens = generators(extra, registry, pack)
     ctxs = contexts(config, persona, world, corpus)
     runs: dict[str, list[tuple[QContext, Candidate]]] = defaultdict(list)
     for n, ctx in enumerate(ctxs):
         for key, fn in gens.items():
             runs[key] += [(ctx, c) for c in fn(ctx)]
         if n == 0:
-            runs[CONTROL] += [(ctx, c) for c in control_candidates(ctx)]
+            runs[CONTROL] += [(ctx, c) for c in pack.controls(ctx)]
     prepared: list[Prepared] = []
     for key in sorted(runs):
         report.candidates[key] += len(runs[key])
@@ -146,7 +151,7 @@ def leaks(cand: Candidate) -> bool:
 
 def prepare(ctx: QContext, key: str, cand: Candidate) -> tuple[Prepared | None, str]:
     """The candidate with its question time, evidence and checkpoint; or None and why it was dropped."""
-    if not valid_characteristics(cand):
+    if not valid_characteristics(cand, pack_for(ctx.config).taxonomy()):
         return None, "characteristic"
     if cand.answer_type not in ("short", "long"):
         return None, "answer_type"

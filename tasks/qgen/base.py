@@ -20,7 +20,7 @@ from typing import Any
 from schemas.config import BuildConfig
 from schemas.corpus import Corpus, Document
 from schemas.profile import Persona
-from schemas.qa import CHARACTERISTICS
+from schemas.qa import CHARACTERISTICS, TAXONOMIES  # noqa: F401  (CHARACTERISTICS: RHELM's, re-exported)
 from schemas.world import Event, Fact, World
 from tasks.facttext import carries
 from tasks.rng import rng_for
@@ -28,8 +28,11 @@ from tasks.rng import rng_for
 STAGE = "questions"
 
 
-CATEGORY_OF: dict[str, str] = {ch: cat for cat, chars in CHARACTERISTICS.items() for ch in chars}
-"""characteristic -> its category."""
+TAXONOMY: dict[str, tuple[str, ...]] = {cat: chars for tax in TAXONOMIES.values() for cat, chars in tax.items()}
+"""Every taxonomy's categories -> characteristics (RHELM's seven, FinPerMA's three, ...); `CHARACTERISTICS`
+stays RHELM's alone. A domain pack's own taxonomy is `pack_for(config).taxonomy()`."""
+CATEGORY_OF: dict[str, str] = {ch: cat for cat, chars in TAXONOMY.items() for ch in chars}
+"""characteristic -> its category (characteristic names are unique across taxonomies)."""
 
 
 @dataclass(frozen=True)
@@ -154,8 +157,9 @@ GENERATORS: dict[str, Generator] = {}
 
 
 def generator(category: str, characteristic: str) -> Callable[[Generator], Generator]:
-    """Register the decorated function as the generator of `category.characteristic`."""
-    if characteristic not in CHARACTERISTICS.get(category, ()):
+    """Register the decorated function as the generator of `category.characteristic` (a characteristic
+    of any taxonomy in schemas.qa.TAXONOMIES; a pack's `generators()` keeps those of its own taxonomy)."""
+    if characteristic not in TAXONOMY.get(category, ()):
         raise ValueError(f"unknown characteristic {category}.{characteristic}")
 
     def register(fn: Generator) -> Generator:

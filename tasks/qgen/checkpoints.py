@@ -3,7 +3,8 @@
 A question is asked in a *context*: the world and corpus as they stood at its question time. The main
 context asks at 09:00 persona-local on the day after the simulation; `probe_days` picks a few
 mid-timeline cut days (from the corpus's sessions) and `context_at` builds the same view as if the
-simulation had ended on such a day: facts, events, plans, documents and turns after the cut are gone and
+simulation had ended on such a day: facts, events, plans, documents, turns and dated rows of the domain
+pack's tables (`World.extras`) after the cut are gone and
 facts still open at the cut are open (valid_to None). A generator run on a probe context cannot see the
 future, so its answers are right at that moment by construction.
 
@@ -70,7 +71,18 @@ def world_until(world: World, cut: dt.date) -> World:
         profile_snapshots=[s for s in world.profile_snapshots if s.as_of <= cut],
         constraints=constraints,
         entities=[e for e in world.entities if e.first_seen <= cut],
+        extras={table: [r for r in rows if not dated_after(r, cut)] for table, rows in world.extras.items()},
     )
+
+
+def dated_after(row, cut: dt.date) -> bool:
+    """True when a domain pack's row (model or dict) has a `date` later than `cut` (undated rows stay)."""
+    day = row.get("date") if isinstance(row, dict) else getattr(row, "date", None)
+    if isinstance(day, str):
+        day = dt.date.fromisoformat(day[:10])
+    if isinstance(day, dt.datetime):
+        day = day.date()
+    return isinstance(day, dt.date) and day > cut
 
 
 def corpus_before(corpus: Corpus, moment: dt.datetime) -> Corpus:

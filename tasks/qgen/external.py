@@ -209,9 +209,21 @@ def value_pool(ctx: QContext, fact: Fact, limit: int = 8) -> tuple[str, ...]:
     included, latest first; facts known at the question time). Fewer than five: the item stays
     short-answer rather than borrow values of another kind."""
     key = fact.attribute.rsplit(".", 1)[-1]
-    facts = sorted((f for f in ctx.facts.values() if f.valid_from <= ctx.day),
-                   key=lambda f: (f.valid_from, f.fact_id), reverse=True)
-    return dedupe((f.value for f in facts if f.attribute.rsplit(".", 1)[-1] == key), fact.value, limit)
+    return dedupe(_values_by_attribute(ctx).get(key, ()), fact.value, limit)
+
+
+def _values_by_attribute(ctx: QContext) -> dict[str, list[str]]:
+    """Values of the facts known on ctx.day by attribute (last dotted part), latest first; computed once
+    per context (stored on it), as a persona's generators ask for thousands of value pools."""
+    memo = ctx.__dict__.setdefault("_values_by_attribute", {})
+    if ctx.day not in memo:
+        facts = sorted((f for f in ctx.facts.values() if f.valid_from <= ctx.day),
+                       key=lambda f: (f.valid_from, f.fact_id), reverse=True)
+        grouped: dict[str, list[str]] = {}
+        for f in facts:
+            grouped.setdefault(f.attribute.rsplit(".", 1)[-1], []).append(f.value)
+        memo[ctx.day] = grouped
+    return memo[ctx.day]
 
 
 AUXILIARIES = ("is", "are", "was", "were", "has", "have", "had")

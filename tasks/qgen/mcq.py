@@ -15,6 +15,10 @@ Distractors are values of the gold's own kind from the persona's world, known by
   item stays short-answer. Lengths: the number of distractors shorter than the gold is drawn uniformly
   from 0..5 and the closest lengths on each side are taken, so the gold is the unique longest option
   about one time in six.
+- a candidate with `extra["own_distractors"]` (a domain pack whose options are a closed set: catalog
+  titles, grid allocations, a fixed product list) gets its own distractors only, no fill from the world
+  and no scale fill: ordered by rank (as above) when all of them lie on the gold's own scale, else by
+  length.
 
 Never used: a distractor equal to another option after normalization, one containing another option (or
 contained in one) as a whole phrase, one the question itself names. Bare yes/no golds ("No" against
@@ -28,6 +32,7 @@ they are uniform per persona. Scoring compares option content: `answer` is the g
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import random
 import re
 from collections import defaultdict
@@ -62,9 +67,14 @@ DAY_RANGE = 60
 """Dates with no simulation bounds given (a bare call): fill days reach this far either side."""
 
 
+_PUNCTUATION = re.compile(r"[^\w\s]")
+
+
+@functools.lru_cache(maxsize=65536)
 def normalize(text: str) -> str:
-    """Lower case, punctuation dropped, spaces collapsed: options are distinct under this."""
-    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+    """Lower case, punctuation dropped, spaces collapsed: options are distinct under this (memoized:
+    option filtering compares the same few hundred strings many times)."""
+    return " ".join(_PUNCTUATION.sub(" ", text.lower()).split())
 
 
 def form_of(answer: str) -> str:
@@ -252,9 +262,10 @@ class Offer(list):
     option may appear in it) and whether the item must stay short-answer."""
 
     def __init__(self, fill: Iterable[str] = (), own: Iterable[str] = (), question: str = "",
-                 skip: bool = False, ranks: Ranks | None = None) -> None:
+                 skip: bool = False, ranks: Ranks | None = None, own_only: bool = False) -> None:
         super().__init__(fill)
         self.own, self.question, self.skip, self.ranks = list(own), question, skip, ranks
+        self.own_only = own_only
 
 
 class Ranks:
@@ -338,6 +349,8 @@ class Pool:
         question = cand.question
         if cand.extra.get("options_in_question") or (form_of(gold) == "yesno" and scale_of(gold) is None):
             return Offer(question=question, skip=True)
+        if cand.extra.get("own_distractors"):
+            return Offer((), cand.distractors, question, ranks=self.ranks, own_only=True)
         day = (cand.asked_at or self.ctx.asked_at).date()
         families = self.families(gold)
         if form_of(gold) == "weekday":
@@ -408,20 +421,23 @@ def overlaps(a: str, b: str) -> bool:
     if x == y:
         return True
     short, long_ = (x, y) if len(x) <= len(y) else (y, x)
-    return re.search(r"(?<!\w)" + re.escape(short) + r"(?!\w)", long_) is not None
+    return short in long_ and re.search(r"(?<!\w)" + re.escape(short) + r"(?!\w)", long_) is not None
 
 
 def usable(gold: str, options: list[str], question: str = "") -> list[str]:
     """Distractors that differ from the gold and from each other after normalization, neither contain
     nor are contained in the gold, and are not named by the question."""
     out: list[str] = []
+    seen: set[str] = set()
     for option in options:
         o = option.strip()
-        if not normalize(o) or overlaps(o, gold) or any(normalize(o) == normalize(k) for k in out):
+        key = normalize(o)
+        if not key or key in seen or overlaps(o, gold):
             continue
         if question and mentions(question, o):
             continue
         out.append(o)
+        seen.add(key)
     return out
 
 
@@ -456,6 +472,10 @@ def pick_distractors(gold: str, own: list[str], pool: list[str], rng: random.Ran
         return None
     own, fill = usable(gold, list(own), question), usable(gold, list(pool), question)
     scale = scale_of(gold)
+    if isinstance(pool, Offer) and pool.own_only:
+        if scale is not None and own and all((s := scale_of(o)) is not None and s.key == scale.key for o in own):
+            return _by_rank(gold, scale, own, [], rng, ranks)
+        return _by_length(gold, own, [], rng)
     if scale is not None and not isinstance(pool, Offer) and form_of(gold) != "text":
         fill = usable(gold, fill + scale_fill(gold), question)  # a bare call: nearby values, no bounds
     if scale is not None and (form_of(gold) not in ("text", "number") or _on_scale(scale, own, fill)):

@@ -3,7 +3,8 @@
 - The persona gets up to `questions.per_persona` questions, `questions.zero_memory` of them controls.
   The zero-memory controls are kept in the set as controls but count toward no characteristic floor and
   no category cap: the cap and the floors apply to the other questions only.
-- Characteristics take turns (round robin over the 27, in a seeded order); each first gets up to
+- Characteristics take turns (round robin over those with candidates: RHELM's 27 or the domain pack's
+  taxonomy, in a seeded order); each first gets up to
   `characteristic_floor` items when it has candidates, then the turns continue until the total is met.
 - No category holds more than `max_category_share` of the persona's final count (nor more than
   `per_category`, when set): the final count is the largest one the available candidates can fill
@@ -24,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from schemas.config import QuestionOptions
-from tasks.qgen.base import CATEGORY_OF, CHARACTERISTICS, Candidate, Ref
+from tasks.qgen.base import CATEGORY_OF, TAXONOMY, Candidate, Ref
 
 CHECKPOINT_ORDER = {"post_shock": 0, "in_timeline": 1, "post_distraction": 2, "zero_memory": 3}
 
@@ -66,7 +67,7 @@ def feasible_total(options: QuestionOptions, available: dict[str, int], share: f
     breaking the cap."""
     for total in range((options.per_persona if limit is None else limit), 0, -1):
         cap = category_cap(options, total, share)
-        if sum(min(cap, available.get(c, 0)) for c in CHARACTERISTICS) >= total:
+        if sum(min(cap, n) for n in available.values()) >= total:
             return total
     return 0
 
@@ -181,10 +182,11 @@ def _stable(p: Prepared) -> tuple:
     return (p.candidate.template, p.candidate.question, str(p.asked_at), p.candidate.answer)
 
 
-def valid_characteristics(cand: Candidate) -> bool:
-    """The primary characteristic belongs to the candidate's category; every other one is known."""
+def valid_characteristics(cand: Candidate, taxonomy: dict[str, tuple[str, ...]] | None = None) -> bool:
+    """The primary characteristic belongs to the candidate's category in `taxonomy` (the pack's; default:
+    any taxonomy's); every other one is known."""
     return (
         bool(cand.characteristics)
-        and cand.characteristics[0] in CHARACTERISTICS.get(cand.category, ())
+        and cand.characteristics[0] in (TAXONOMY if taxonomy is None else taxonomy).get(cand.category, ())
         and all(ch in CATEGORY_OF for ch in cand.characteristics)
     )

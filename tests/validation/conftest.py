@@ -22,8 +22,9 @@ GATE_TABLES = ("questions", "question_evidence", "turns", "chunks", "facts", "do
 GATE_CONFIG = BuildConfig(name="t", gates=GateOptions(
     category_floors={"fact": 1}, characteristic_floors={"state_dependent_attribute": 1},
     source_type_floors={"email": 1}, format_floors={"txt": 1}, dialogue_category_floors={"information_sharing": 1},
-    max_category_share=1.0))
-"""Floors the tiny clean corpus (one category only) meets."""
+    max_category_share=1.0), stages={"companion": {"enabled": False}})
+"""Floors the tiny clean corpus (one category only) meets; it has no companion tracks (their suite is
+tested in test_companion_gates.py)."""
 Corpus = dict[str, list]
 
 
