@@ -4,11 +4,13 @@ Reads the release's Parquet (never writes into it), ranks every question's histo
 setting, has the reader answer from the top k, scores the answers (tasks/evaluate/judge.py) and lands
 eval_results, summary.json, report.md and plots under `<home>/eval/<name>/<version>/<eval_id>/`
 (warehouse/evaluation.py). Publishes the report as a markdown artifact and the summary as a table artifact.
+`evaluate_companion` does the same for the companion tracks (tasks/evaluate/companion.py): chat, reconstruction.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 from pathlib import Path
 from typing import Any
@@ -89,4 +91,55 @@ def evaluate_release(release: str, systems: list[str], settings: list[str], ks: 
     if gateway is not None:
         ledger = gateway.drain_ledger()
         get_run_logger().info("evaluation made %d model calls", len(ledger))
+    return {"eval_id": eval_id, "path": str(target), "report": str(target / "report.md"), "summary": summary}
+
+
+TRACKS = ("questions", "chat", "reconstruction")
+"""What `lifeloom eval --track` scores: the questions (default), the chat probes, the profile reconstruction."""
+
+
+def _score_track(track: str, data, systems, ks, predictor: str, predictions, label: str, seed: int,
+                 dense_model: str | None) -> tuple[list[dict], dict, list]:
+    """Result rows, summary and the eval-id key parts of one companion track."""
+    from tasks.evaluate import companion
+
+    if track == "chat":
+        systems, ks = list(systems or companion.DEFAULT_CHAT_SYSTEMS), list(ks or companion.CHAT_KS)
+        rows = companion.chat_rows(data.probes, data.turns, systems, ks, seed=seed, dense_model=dense_model)
+        return rows, companion.chat_summary(rows, ks) | {"systems": systems, "ks": ks}, [systems, ks, seed]
+    chosen = predictions if predictions is not None else companion.predict(predictor, data.claims, data.facts,
+                                                                            data.turns)
+    rows = companion.reconstruction_rows(data.claims, chosen, data.personas)
+    digest = hashlib.sha256(json.dumps(chosen, sort_keys=True).encode()).hexdigest()
+    label = label or predictor
+    return rows, companion.reconstruction_summary(rows) | {"predictor": label}, [label, digest]
+
+
+@flow(name="evaluate_companion", flow_run_name="evaluate {track} {release}")
+def evaluate_companion(release: str, track: str, systems: list[str] | None = None, ks: list[int] | None = None,
+                       home: str = ".lifeloom", predictor: str = "gold", predictions: list[dict] | None = None,
+                       predictions_label: str = "", seed: int = 0, dense_model: str | None = None) -> dict[str, Any]:
+    """Score a companion track (chat or reconstruction) of `release`; lands `<track>_results.parquet`,
+    summary.json and report.md beside the release and publishes them as artifacts."""
+    from tasks.evaluate import companion
+
+    if track not in ("chat", "reconstruction"):
+        raise ValueError(f"unknown companion track {track!r} (chat or reconstruction)")
+    _quiet_bm25s()
+    layout = Layout(Path(home).expanduser().absolute())
+    path = resolve_release(layout, release)
+    data = evaluation.load_companion(path)
+    content = hashlib.sha256((path / "manifest.json").read_bytes()).hexdigest()
+    rows, summary, key = _score_track(track, data, systems, ks, predictor, predictions, predictions_label, seed,
+                                      dense_model)
+    eval_id = f"{track}-" + hashlib.sha256(repr([data.ref, content, track, *key]).encode()).hexdigest()[:12]
+    summary |= {"eval_id": eval_id, "track": track, "release": data.ref, "run_id": data.run_id, "rows": len(rows)}
+    title = f"{track.capitalize()} track of {data.ref}"
+    md = companion.markdown(track, summary, title, [f"release `{data.ref}` ({path}), eval id `{eval_id}`"])
+    target = evaluation.eval_dir(path, eval_id)
+    evaluation.land_track(target, track, rows, data.run_id, summary,
+                          lambda folder: (folder / "report.md").write_text(md))
+    create_markdown_artifact(key=f"eval-{track}-report", markdown=md, description=title)
+    table = summary["by_system"] if track == "chat" else summary["by_slot"]
+    create_table_artifact(key=f"eval-{track}-summary", table=table or [{"note": "no rows"}], description=title)
     return {"eval_id": eval_id, "path": str(target), "report": str(target / "report.md"), "summary": summary}

@@ -106,6 +106,10 @@ class Turn(_Row):
     paraphrase_ids: list[str] = Field(
         default_factory=list, description="facts the turn refers to without a surface form (not evidence)"
     )
+    callback_of: str | None = Field(
+        None, description="set on the turns of a callback topic added by dialogue.memory_rate: the fact id the "
+                          "user calls back (filter these out for untouched dialogue)"
+    )
 
 
 class Corpus(_Row):

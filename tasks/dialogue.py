@@ -32,6 +32,11 @@ Rules decide everything but the wording (the model only narrates turns):
    fresh wording, up to `max_attempts`, then a rule-built template; a topic whose opening still fails is
    dropped. Each repair lands as a finding (Corpus.findings).
 
+6. Memory rate. With `memory_rate` set, planned callbacks are thinned, or callback topics added (the user
+   comes back to something told in an earlier session without restating it; their turns have
+   `callback_of` set), until that share of user turns needs memory from outside the recent window
+   (tasks/dialogue_recall.py); None leaves the dialogue exactly as the topics produce it.
+
 Sessions are independent call chains advanced together in rounds (tasks/llm/rounds.py), so ids,
 clocks and rows never depend on which call finishes first.
 """
@@ -51,7 +56,7 @@ from schemas.config import BuildConfig
 from schemas.corpus import Bullet, Corpus, DialogueCategory, Document, FactCheck, Session, TimeRef, Turn, TurnText
 from schemas.profile import Persona
 from schemas.world import Event, Fact, World
-from tasks import relativetime
+from tasks import dialogue_recall, relativetime
 from tasks.dialogue_shape import shape_of, shifted_formality
 from tasks.facttext import (
     attribute_phrase,
@@ -133,6 +138,8 @@ class Topic:
     doc: Document | None = None
     intro: bool = False
     """A background topic: the user tells the assistant about their life as it was when the story starts."""
+    recall: dialogue_recall.Recall | None = None
+    """A callback topic added by memory_rate: the user comes back to an earlier-told fact (no follow-ups)."""
 
 
 def write_dialogue(
@@ -141,6 +148,34 @@ def write_dialogue(
     """Bullets, one session per day that has topics, the sessions' turns, and the stage's repairs."""
     bullets = make_bullets(config, persona, world, documents)
     topics = plan_topics(config, persona, world, documents, bullets)
+    rate = config.stages.dialogue.memory_rate
+    if rate is None:
+        return written(config, persona, world, documents, gateway, bullets, topics)
+    topics = dialogue_recall.thinned_callbacks(config, persona, topics, rate)
+    corpus = written(config, persona, world, documents, gateway, bullets, topics)
+    for round_no in range(dialogue_recall.PASSES):
+        extra = dialogue_recall.recalls(config, persona, world, corpus.turns, rate, round_no)
+        if not extra:
+            break
+        topics = with_recalls(topics, extra)
+        corpus = written(config, persona, world, documents, gateway, bullets, topics)
+    return corpus
+
+
+def with_recalls(topics: list[Topic], recalls: Sequence[dialogue_recall.Recall]) -> list[Topic]:
+    """`topics` with a callback topic per recall, placed at its seeded position among its day's topics."""
+    out = list(topics)
+    for recall in recalls:
+        days = [i for i, t in enumerate(out) if t.day == recall.day]
+        slot = min(len(days), int(recall.position * (len(days) + 1)))
+        at = len(out) if not days else days[slot] if slot < len(days) else days[-1] + 1
+        out.insert(at, Topic(day=recall.day, category=recall.category, recall=recall))
+    return sorted(out, key=lambda t: t.day)
+
+
+def written(config: BuildConfig, persona: Persona, world: World, documents: Sequence[Document], gateway: Gateway,
+            bullets: list[Bullet], topics: list[Topic]) -> Corpus:
+    """The planned topics written: one session per day that has topics, its turns and the stage's repairs."""
     by_day: dict[dt.date, list[Topic]] = defaultdict(list)
     for topic in topics:
         by_day[topic.day].append(topic)
@@ -476,7 +511,7 @@ class SessionWriter:
             return
         self.refs = list(opening.time_refs)
         yield from self.assistant_turn(topic, "filler" if topic.filler else "initial")
-        rounds = self.config.stages.dialogue.followups
+        rounds = 0 if topic.recall else self.config.stages.dialogue.followups
         if topic.filler:
             rounds = min(rounds, 1 if self.rng.random() < 0.5 else 0)
         for k in range(1, rounds + 1):
@@ -490,6 +525,7 @@ class SessionWriter:
         """A user turn that passes the checks: up to max_attempts wordings, then a template, else none."""
         turn_kind = "filler" if topic.filler else kind
         prompt = {"filler": "user_turn_filler", "initial": "user_turn_initial"}.get(turn_kind, "user_turn_followup")
+        prompt = "user_turn_callback" if topic.recall else prompt
         context = self.user_context(topic, turn_kind, k)
         attempts = self.config.stages.dialogue.max_attempts
         problems: list[Problem] = []
@@ -518,6 +554,8 @@ class SessionWriter:
         }
         if kind == "filler":
             return context | {"filler": dict(topic.filler or {})}
+        if topic.recall is not None:
+            return context | {"recall": topic.recall.context()}
         event = event_context(topic.event, self.world) if topic.event else {}
         if topic.intro:
             event |= {"title": "my background", "kind": "introduction"}
@@ -558,6 +596,8 @@ class SessionWriter:
         """The rule-built wording used when every model wording failed its checks."""
         if kind == "filler":
             return f"Unrelated question: could you help me with {(topic.filler or {}).get('topic', 'something')}?"
+        if topic.recall is not None:
+            return f"{capital(topic.recall.phrase)} has been on my mind again. {FALLBACK_ASKS[topic.category]}"
         if kind == "followup":
             return FALLBACK_FOLLOWUP
         parts = [f"[Upload {topic.doc.doc_id}]"] if topic.doc else []
@@ -587,6 +627,10 @@ class SessionWriter:
                 paraphrased = [f.fact_id for f in unclaimed]
             elif self.live and unclaimed:
                 paraphrased, contradicted = yield from self.checked_paraphrases(text, unclaimed)
+        if topic.recall is not None:
+            said = mentions(text, topic.recall.phrase)
+            paraphrased = [topic.recall.fact_id] if said else []
+            contradicted += [] if said else [Problem("recall_phrase", f"the callback must say {topic.recall.phrase!r}")]
         missing = [r for r in (topic.when, topic.callback) if r is not None and kind == "initial" and r not in refs]
         contradicted += [Problem("time_ref_in_text", f"the opening must say {r.phrase!r} (the event was on {r.date})")
                          for r in missing]
@@ -645,7 +689,7 @@ class SessionWriter:
             bullet_id=topic.bullet.bullet_id if topic.bullet else None,
             doc_ids=[topic.doc.doc_id] if topic.doc and kind != "filler" else [],
             fact_ids=fact_ids, category=topic.category, kind=kind if kind in ("initial", "followup") else "filler",
-            time_refs=refs, paraphrase_ids=paraphrased,
+            time_refs=refs, paraphrase_ids=paraphrased, callback_of=topic.recall.fact_id if topic.recall else None,
         )
 
     def next_tick(self, role: str) -> dt.datetime:

@@ -6,6 +6,7 @@ lands under the data root, next to `releases/`:
     <home>/eval/<name>/<version>/<eval_id>/eval_results.parquet   one EvalResult row per system/setting/k/question
     <home>/eval/<name>/<version>/<eval_id>/summary.json            means by system, setting and k
     <home>/eval/<name>/<version>/<eval_id>/report.md               the report, with plots/*.png beside it
+    <home>/eval/<name>/<version>/<eval_id>/<track>_results.parquet  a companion track's rows (chat, reconstruction)
 
 The folder is assembled in a staging folder and renamed into place, so readers see a whole evaluation or none;
 re-running the same evaluation (same eval_id) replaces it.
@@ -22,12 +23,15 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import pyarrow as pa
 from pydantic import BaseModel
 
+from schemas.companion import ChatProbe, PortraitSlot, ProfileClaim
 from schemas.corpus import Chunk, Turn
 from schemas.eval import EvalResult
 from schemas.qa import Evidence, Question
 from schemas.tables import is_json_column, to_arrow
+from schemas.world import Fact
 from warehouse.parquet import write_parquet
 
 
@@ -77,6 +81,44 @@ def load_release(path: Path) -> ReleaseData:
         con.close()
 
 
+@dataclass
+class CompanionData:
+    """What the companion tracks read from a release: probes, claims, portraits, turns and facts."""
+
+    path: Path
+    name: str
+    version: str
+    run_id: str
+    probes: list[ChatProbe]
+    claims: list[ProfileClaim]
+    turns: list[Turn]
+    facts: list[Fact]
+    personas: list[str]
+
+    @property
+    def ref(self) -> str:
+        return f"{self.name}/{self.version}"
+
+
+def load_companion(path: Path) -> CompanionData:
+    """The companion tables of the release at `path` (ValueError when it was built without them)."""
+    manifest = json.loads((path / "manifest.json").read_text())
+    con = duckdb.connect()
+    try:
+        if not (path / "chat_probes.parquet").is_file():
+            raise ValueError(f"release {manifest['name']}/{manifest['version']} has no companion tracks "
+                             "(chat_probes.parquet); build it with [stages.companion] enabled = true")
+        portraits = _rows(con, path, "persona_portraits", PortraitSlot)
+        return CompanionData(
+            path=path, name=manifest["name"], version=manifest["version"], run_id=manifest["run_id"],
+            probes=_rows(con, path, "chat_probes", ChatProbe), claims=_rows(con, path, "profile_claims", ProfileClaim),
+            turns=_rows(con, path, "turns", Turn), facts=_rows(con, path, "facts", Fact),
+            personas=sorted({p.persona_id for p in portraits}),
+        )
+    finally:
+        con.close()
+
+
 def eval_root(release_path: Path) -> Path:
     """`<home>/eval/<name>/<version>/` for the release folder `<home>/releases/<name>/<version>/`."""
     release_path = release_path.absolute()
@@ -91,10 +133,25 @@ def eval_dir(release_path: Path, eval_id: str) -> Path:
 def land_evaluation(target: Path, rows: list[EvalResult], run_id: str, summary: dict[str, Any],
                     write_report) -> Path:
     """Assemble results, summary and report (`write_report(folder)`) in staging, then rename to `target`."""
+    table = to_arrow("eval_results", rows, run_id)
+    return _land(target, lambda staging: write_parquet(table, staging / "eval_results.parquet"), summary, write_report)
+
+
+def land_track(target: Path, track: str, rows: list[dict], run_id: str, summary: dict[str, Any],
+               write_report) -> Path:
+    """Land a companion track's evaluation like `land_evaluation`: `<track>_results.parquet` (one row per dict,
+    plus run_id), summary.json and the report."""
+    table = pa.Table.from_pylist([r | {"run_id": run_id} for r in rows]) if rows else pa.table({"run_id": []})
+    return _land(target, lambda staging: write_parquet(table, staging / f"{track}_results.parquet"), summary,
+                 write_report)
+
+
+def _land(target: Path, write_results, summary: dict[str, Any], write_report) -> Path:
+    """Write results (`write_results(folder)` returns the file), summary and report in staging, then rename."""
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".staging-{target.name}-"))
     try:
-        write_parquet(to_arrow("eval_results", rows, run_id), staging / "eval_results.parquet").chmod(0o644)
+        write_results(staging).chmod(0o644)
         (staging / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True, default=str) + "\n")
         write_report(staging)
         staging.chmod(0o755)

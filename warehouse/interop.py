@@ -74,11 +74,13 @@ def load_release(folder: Path) -> Bundle:
 
 def export_release(layout: Layout, release: str, fmt: str, out: Path) -> tuple[list[Path], Report]:
     """Write release `release` (NAME/VERSION) in `fmt` under `out`; returns the files written and the report."""
-    if fmt not in EXPORT_FORMATS:
-        raise InteropError(f"unknown export format {fmt!r}; use {', '.join(EXPORT_FORMATS)}")
+    if fmt not in EXPORT_FORMATS + ("companion",):
+        raise InteropError(f"unknown export format {fmt!r}; use {', '.join(EXPORT_FORMATS + ('companion',))}")
     folder = release_dir(layout, release)
     if out.exists() and any(out.iterdir()):
         raise InteropError(f"output folder {out} is not empty")
+    if fmt == "companion":
+        return _export_companion(folder, release, out), Report()
     if fmt == "hf":
         from tasks.interop.hf import dataset_card, export_tables
 
@@ -89,6 +91,18 @@ def export_release(layout: Layout, release: str, fmt: str, out: Path) -> tuple[l
     bundle = load_release(folder)
     converted, report = _exporter(fmt)(bundle)
     return [_write(out / rel, text) for rel, text in sorted(converted.items())], report
+
+
+def _export_companion(folder: Path, release: str, out: Path) -> list[Path]:
+    """Per persona profile.json, portrait.md and chat_probes.jsonl (tasks/interop/companion.py)."""
+    from tasks.interop.companion import export_companion
+
+    if not (folder / "chat_probes.parquet").is_file():
+        raise InteropError(f"release {release!r} has no companion tracks (chat_probes.parquet)")
+    rows = {t: rows_of(t, pq.read_table(folder / f"{t}.parquet").to_pylist())
+            for t in ("chat_probes", "profile_claims", "persona_portraits", "turns")}
+    converted = export_companion(rows["chat_probes"], rows["profile_claims"], rows["persona_portraits"], rows["turns"])
+    return [_write(out / rel, text) for rel, text in sorted(converted.items())]
 
 
 def _release_tables(folder: Path) -> list[str]:

@@ -33,6 +33,10 @@ def test_build_freezes_a_release_with_manifest(tiny):
     assert manifest["ledger"]["calls"] > 0
     stages = {row["stage"] for row in manifest["ledger"]["by_stage_model"]}
     assert {"profile", "loop", "sources", "dialogue"} <= stages
+    assert manifest["row_counts"]["chat_probes"] > 0 and manifest["row_counts"]["profile_claims"] > 0
+    assert manifest["row_counts"]["persona_portraits"] == 2 * 9  # two personas, nine slots each
+    assert manifest["companion"]["probes"] == manifest["row_counts"]["chat_probes"]
+    assert 0 <= manifest["companion"]["natural_memory_rate"] < 0.2
     for name in manifest["files"]:
         assert (path / name).is_file()
 

@@ -1,0 +1,35 @@
+"""Offline narrator for `user_turn_callback`: the user comes back to something told in an earlier session,
+naming it by its phrase (`my gym`) without its value and without saying it was mentioned before."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from tasks.facttext import capital, mentions
+from tasks.llm.providers.narrators.dialogue import build, question
+from tasks.llm.providers.offline import narrator
+
+CURRENT = (
+    "Back to {p} for a second.", "I've been thinking about {p} again.", "Quick thing about {p}.",
+    "So, {p} is on my mind today.", "Something came up with {p}.", "Okay, {p} again.",
+    "I keep coming back to {p}.", "A small update on {p}: nothing dramatic, just thinking it over.",
+)
+PREVIOUS = (
+    "I caught myself thinking about {p} today.", "Funny, {p} came to mind this morning.",
+    "I keep comparing things with {p}.", "Thinking back to {p} for a moment.",
+)
+FEELINGS = (
+    "Still not sure how I feel about it.", "It's been on my mind more than I expected.",
+    "I think it's going okay, mostly.", "Part of me wonders if I should change something.",
+)
+
+
+@narrator("user_turn_callback")
+def user_turn_callback(context: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """{"text": the recall line, a question about it, maybe a feeling}, in the persona's voice."""
+    recall = context["recall"]
+    phrase = recall["phrase"]
+    line = rng.choice(PREVIOUS if recall.get("previous") else CURRENT).format(p=phrase)
+    text = build([capital(line), question(context["category"], rng, "it")], [rng.choice(FEELINGS)], context, rng)
+    return {"text": text if mentions(text, phrase) else f"{capital(line)} {text}"}
