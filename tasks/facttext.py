@@ -33,9 +33,31 @@ def phrase_pattern(form: str) -> re.Pattern[str]:
 
 def mentions(text: str, form: str) -> bool:
     """True when `form` occurs in `text` as a whole phrase, ignoring case (except for acronyms)."""
-    if not form.strip():
+    needle, exact, ascii_form = _needle(form)
+    if not needle:
+        return False
+    if exact:
+        if needle not in text:
+            return False
+    elif ascii_form and text.isascii() and needle not in _lower(text):  # no substring, so no phrase match
         return False
     return phrase_pattern(form).search(text) is not None
+
+
+@functools.lru_cache(maxsize=16384)
+def _needle(form: str) -> tuple[str, bool, bool]:
+    """(what a text must contain for `form` to match: the stripped form, lower-cased unless an acronym;
+    whether the match is case-sensitive; whether the form is ASCII). For ASCII text and form, a
+    case-insensitive phrase match implies the lower-cased form is a substring of the lower-cased text."""
+    stripped = form.strip()
+    exact = is_acronym(form)
+    return (stripped if exact else stripped.lower()), exact, stripped.isascii()
+
+
+@functools.lru_cache(maxsize=4096)
+def _lower(text: str) -> str:
+    """text.lower(), once per text (a text is checked against many forms in a row)."""
+    return text.lower()
 
 
 NOT_AN_EMPLOYER = frozenset({"unemployed", "retired", "self-employed"})

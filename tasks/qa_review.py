@@ -66,6 +66,7 @@ class Store:
         self.items |= {("chunk", c.chunk_id): (c.created_at, c.text) for c in self.corpus.chunks}
         self.documents = {d.doc_id: d for d in self.corpus.documents}
         self._reruns: dict[tuple[str, str], dict[tuple[str, str, str], list[str]]] = {}
+        self._contexts: dict[str, object] = {}  # context_as_of -> QContext, shared by every generator
         self.pack = pack_of(self.config, self.persona)
 
     def title(self, event: Event) -> str:
@@ -82,9 +83,11 @@ class Store:
             return None
         key = (generator, context_as_of)
         if key not in self._reruns:
-            moment = dt.datetime.fromisoformat(context_as_of)
-            ctx = context_at(self.config, self.persona, self.world, self.corpus,
-                             cut_of(self.config, self.persona, moment))
+            ctx = self._contexts.get(context_as_of)
+            if ctx is None:  # built once per context, as the question stage does (its caches are shared)
+                moment = dt.datetime.fromisoformat(context_as_of)
+                ctx = self._contexts[context_as_of] = context_at(
+                    self.config, self.persona, self.world, self.corpus, cut_of(self.config, self.persona, moment))
             found: dict[tuple[str, str, str], list[str]] = {}
             for c in fn(ctx):
                 stamp = (c.asked_at or ctx.asked_at).isoformat()
@@ -113,7 +116,10 @@ def review_questions(
     """Score every question; return the kept questions with their evidence, and one review per question.
     With `config` (the build's), every answer is recomputed by running its generator again."""
     store = Store(persona, world, corpus, config)
-    reviews = [review(store, q, [e for e in qset.evidence if e.question_id == q.question_id]) for q in qset.questions]
+    cited: dict[str, list[Evidence]] = {}
+    for e in qset.evidence:
+        cited.setdefault(e.question_id, []).append(e)
+    reviews = [review(store, q, cited.get(q.question_id, [])) for q in qset.questions]
     kept = {r.question_id for r in reviews if r.status == "kept"}
     return QuestionSet(
         questions=[q for q in qset.questions if q.question_id in kept],

@@ -192,9 +192,15 @@ def dedupe(values: Iterable[str], answer: str, limit: int = 8) -> tuple[str, ...
             break
         if v and v not in seen:
             seen.add(v)
-            if not mentions(v, answer) and not mentions(answer, v):
+            if not overlaps(v, answer):
                 out.append(v)
     return tuple(out)
+
+
+@functools.lru_cache(maxsize=65536)
+def overlaps(a: str, b: str) -> bool:
+    """True when either text mentions the other as a whole phrase (cached: distractor pools repeat)."""
+    return mentions(a, b) or mentions(b, a)
 
 
 def number_distractors(n: int, others: Iterable[int] = ()) -> tuple[str, ...]:

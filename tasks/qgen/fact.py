@@ -196,7 +196,16 @@ class Story:
 
 
 def stories(ctx: QContext) -> list[Story]:
-    """Every non-baseline event with facts before the question day, by date."""
+    """Every non-baseline event with facts before the question day, by date (built once per context and
+    day, stored on it: generators ask for it hundreds of times; callers get a fresh list)."""
+    memo = ctx.__dict__.setdefault("_stories", {})
+    if ctx.day not in memo:
+        memo[ctx.day] = _stories(ctx)
+    return list(memo[ctx.day])
+
+
+def _stories(ctx: QContext) -> list[Story]:
+    """`stories`, computed."""
     plans = {p.plan_id: p for p in ctx.world.plans}
     produced: dict[str, list[Fact]] = defaultdict(list)
     for fact in sorted(ctx.world.facts, key=lambda f: f.fact_id):

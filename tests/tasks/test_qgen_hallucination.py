@@ -187,3 +187,15 @@ def test_mentions_caches_its_pattern_and_keeps_the_acronym_rule():
     assert mentions("Lunch at café lumen", "Café Lumen") and not mentions("Café Lumens", "Café Lumen")
     assert phrase_pattern("Café Lumen") is phrase_pattern("Café Lumen")
     assert not mentions("anything", "  ")
+
+
+@pytest.mark.parametrize("text, form", [
+    ("KIT", "k"), ("\u212a", "k"), ("\u017fki", "ski"), ("\u0130stanbul", "istanbul"), ("Skiing", "ski"),
+    ("a SKI trip", "ski"), ("the BBC", "BBC"), ("the bbc", "BBC"), ("x-ray", "ray"), ("café LUMEN!", "Café Lumen"),
+    ("Ski", " ski "), ("ski", ""),
+])
+def test_mentions_substring_shortcut_agrees_with_the_phrase_pattern(text, form):
+    from tasks.facttext import phrase_pattern
+
+    expected = bool(form.strip()) and phrase_pattern(form).search(text) is not None
+    assert mentions(text, form) is expected
