@@ -1,10 +1,11 @@
 """`build_corpus`: one branch per persona (profile, simulate, sources, dialogue, questions, verify,
-land), then gate and freeze. Every task is submitted up front; Prefect runs the persona branches
-concurrently and each stage waits only for its own inputs."""
+land), then gate and freeze. Persona branches are submitted in a sliding window of
+`runner.max_active_personas`; Prefect runs them concurrently and each stage waits only for its own inputs."""
 
 from __future__ import annotations
 
 import os
+import queue
 import shutil
 from typing import Any
 
@@ -265,9 +266,7 @@ def build_corpus(config: BuildConfig, home: str = ".lifeloom", version: str | No
     try:
         ctx = Ctx(config, layout, run.run_id)
         tasks = stage_tasks(layout.prefect_cache)
-        seeds = zip(ids, seed_texts, strict=True)
-        branches = [submit_persona(ctx, pid, seed, tasks) for pid, seed in seeds]
-        counts = _sum_counts(b.result() for b in branches)
+        counts = run_branches(ctx, list(zip(ids, seed_texts, strict=True)), tasks)
         report = gate(layout, run.run_id, config)
         if not report.success:
             raise GateFailed(report.failure_message())
@@ -285,6 +284,25 @@ def build_corpus(config: BuildConfig, home: str = ".lifeloom", version: str | No
         get_run_logger().info(message)
     return {"run_id": run.run_id, "counts": counts, "gates": report.summary(), "matched": matched,
             "release": record.model_dump(mode="json") if record else None}
+
+
+def run_branches(ctx: Ctx, seeds: list[tuple[str, str]], tasks: dict | None = None) -> dict[str, int]:
+    """Run the persona branches, at most `runner.max_active_personas` in flight (a new one is submitted as
+    one lands), and sum their row counts. Nothing here keeps a landed branch's futures, so its stage values
+    are freed as it lands: peak memory follows the branches in flight, not the personas in the corpus."""
+    finished: queue.SimpleQueue = queue.SimpleQueue()
+    waiting, active = list(reversed(seeds)), 0
+    limit = ctx.config.runner.max_active_personas
+    total: dict[str, int] = {}
+    while waiting or active:
+        while waiting and active < limit:
+            submit_persona(ctx, *waiting.pop(), tasks).add_done_callback(finished.put)
+            active += 1
+        landed = finished.get()
+        active -= 1
+        total = _sum_counts([total, landed.result()])  # a failed branch raises here, as before
+        del landed
+    return total
 
 
 def _sum_counts(per_persona) -> dict[str, int]:

@@ -71,8 +71,12 @@ def _key(stage: str):
 
 
 def _stage_task(stage: str):
+    # cache_result_in_memory off: Prefect's result store would otherwise keep every stage value of every
+    # persona in an in-process LRU (1000 records) until the flow ends; the task's own state still hands
+    # the value to the tasks downstream, and it is freed once the persona has landed
     return task(name=stage, task_run_name=f"{stage} {{persona_id}}", retries=2, retry_delay_seconds=1,
-                cache_key_fn=_key(stage), persist_result=True, result_serializer="pickle")
+                cache_key_fn=_key(stage), persist_result=True, result_serializer="pickle",
+                cache_result_in_memory=False)
 
 
 @contextmanager

@@ -167,31 +167,48 @@ def companion_stats(con: duckdb.DuckDBPyConnection, run_id: str, config) -> dict
 
 
 def natural_memory_rates(con: duckdb.DuckDBPyConnection, run_id: str, window: int) -> dict[str, tuple[int, int]]:
-    """persona -> (user turns, memory-bearing user turns), recomputed from the landed turns and facts."""
-    from types import SimpleNamespace as NS
+    """persona -> (user turns, memory-bearing user turns), recomputed from the landed turns and facts, one
+    persona at a time (only one persona's turns and facts are ever in memory)."""
     from zoneinfo import ZoneInfo
 
     from tasks.memory_need import needs
 
     zones = {p: ZoneInfo(json.loads(prof)["identity"]["timezone"]) for p, prof in con.execute(
         "select persona_id, profile from personas where run_id = ?", [run_id]).fetchall()}
-    facts: dict[str, list] = {}
-    columns = ("fact_id", "event_id", "subject", "attribute", "value", "valid_from", "valid_to")
-    for pid, *row in con.execute(f"select persona_id, {', '.join(columns)} from facts where run_id = ?",
-                                 [run_id]).fetchall():
-        facts.setdefault(pid, []).append(NS(**dict(zip(columns, row, strict=True))))
-    turns: dict[str, list] = {}
-    for pid, tid, sid, ts, role, fids, pids, refs in con.execute(
-            "select persona_id, turn_id, session_id, timestamp, role, fact_ids, paraphrase_ids, time_refs "
-            "from turns where run_id = ?", [run_id]).fetchall():
-        refs = [NS(event_id=r.get("event_id")) for r in (json.loads(refs) if isinstance(refs, str) else refs or [])]
-        turns.setdefault(pid, []).append(NS(turn_id=tid, session_id=sid, timestamp=ts, role=role,
-                                            fact_ids=list(fids or []), paraphrase_ids=list(pids or []), time_refs=refs))
+    pids = [p for (p,) in con.execute("select distinct persona_id from turns where run_id = ? order by 1",
+                                      [run_id]).fetchall()]
     out = {}
-    for pid, rows in sorted(turns.items()):
+    for pid in pids:
         zone = zones.get(pid, dt.UTC)
-        found = needs(rows, facts.get(pid, []), window, lambda ts, z=zone: ts.astimezone(z).date())
+        found = needs(_persona_turns(con, run_id, pid), _persona_facts(con, run_id, pid), window,
+                      lambda ts, z=zone: ts.astimezone(z).date())
         out[pid] = (len(found), sum(n.memory_need for n in found))
+    return out
+
+
+_FACT_COLUMNS = ("fact_id", "event_id", "subject", "attribute", "value", "valid_from", "valid_to")
+
+
+def _persona_facts(con: duckdb.DuckDBPyConnection, run_id: str, pid: str) -> list:
+    """One persona's landed facts as attribute records (in landed order)."""
+    from types import SimpleNamespace as NS
+
+    rows = con.execute(f"select {', '.join(_FACT_COLUMNS)} from facts where run_id = ? and persona_id = ?",
+                       [run_id, pid]).fetchall()
+    return [NS(**dict(zip(_FACT_COLUMNS, row, strict=True))) for row in rows]
+
+
+def _persona_turns(con: duckdb.DuckDBPyConnection, run_id: str, pid: str) -> list:
+    """One persona's landed turns as attribute records (in landed order)."""
+    from types import SimpleNamespace as NS
+
+    out = []
+    for tid, sid, ts, role, fids, pids, refs in con.execute(
+            "select turn_id, session_id, timestamp, role, fact_ids, paraphrase_ids, time_refs "
+            "from turns where run_id = ? and persona_id = ?", [run_id, pid]).fetchall():
+        refs = [NS(event_id=r.get("event_id")) for r in (json.loads(refs) if isinstance(refs, str) else refs or [])]
+        out.append(NS(turn_id=tid, session_id=sid, timestamp=ts, role=role, fact_ids=list(fids or []),
+                      paraphrase_ids=list(pids or []), time_refs=refs))
     return out
 
 
