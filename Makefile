@@ -37,8 +37,8 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
-bench: $(STAMP)
-	$(BIN)/python -m bench
+bench: $(STAMP)  ## every bench module -> bench/results.md + results.json; BENCH_ARGS="--only scale --quick"
+	$(BIN)/python -m bench $(BENCH_ARGS)
 
 ui: $(STAMP)  ## start a persistent Prefect server on 127.0.0.1:$(PREFECT_PORT) (idempotent)
 	@mkdir -p $(RUNDIR)

@@ -1,25 +1,30 @@
-"""`make bench`: times builds of the bundled presets and writes bench/results.md and results.json.
+"""`make bench`: runs every bench module and writes bench/results.md and bench/results.json.
 
-Each figure runs `lifeloom build` in a fresh process with a fresh data root (so it includes Prefect's
-temporary server start-up, as a user sees it) and records wall time and peak resident memory.
+Sections (each names its command in results.md): builds (cold `lifeloom build` of tiny and demo),
+world, dialogue, llm (call rate against the mock server), operations (cold / warm / after-edit builds
+of demo and rhelm, and the orchestration overhead ratio) and scale (10, 20, 40 rhelm persona-years).
+`python -m bench --only scale,llm` re-runs some sections and keeps the others from results.json;
+`--quick` runs scale at 2 and 4 personas over 60 days instead. Both files are rewritten after every
+section, so an interrupted run keeps what it measured.
 """
 
 from __future__ import annotations
 
+import argparse
+import importlib
 import json
+import os
 import platform
-import resource
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from bench.world import markdown as world_markdown
-from bench.world import time_world
+from bench.scale import run_measured
 
 HERE = Path(__file__).resolve().parent
 PRESETS = ("tiny", "demo")
+SECTIONS = ("builds", "world", "dialogue", "llm", "operations", "scale")
+QUICK_SCALE = {"sizes": (2, 4), "days": 60}
 
 
 def time_build(preset: str) -> dict:
@@ -27,44 +32,103 @@ def time_build(preset: str) -> dict:
     lifeloom = Path(sys.executable).parent / "lifeloom"
     with tempfile.TemporaryDirectory() as home:
         command = [str(lifeloom), "build", "--preset", preset, "--home", home]
-        started = time.perf_counter()
-        done = subprocess.run(command, capture_output=True, text=True)
-        seconds = time.perf_counter() - started
-    if done.returncode != 0:
-        raise SystemExit(f"bench: {' '.join(command)} failed:\n{done.stderr[-2000:]}")
-    peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    return {"preset": preset, "seconds": round(seconds, 2), "peak_rss_mb_upto": round(peak_mb, 1),
+        code, seconds, usage, log = run_measured(command, Path(home) / "build.log")
+    if code != 0:
+        raise SystemExit(f"bench: {' '.join(command)} failed:\n{log[-2000:]}")
+    return {"preset": preset, "seconds": round(seconds, 2), "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),
             "command": f"lifeloom build --preset {preset} --home <fresh dir>"}
 
 
-def main() -> None:
-    rows = [time_build(p) for p in PRESETS]
-    meta = {"python": platform.python_version(), "machine": platform.machine(), "cpus": __import__("os").cpu_count()}
-    (HERE / "results.json").write_text(json.dumps({"meta": meta, "builds": rows}, indent=2) + "\n")
-    lines = ["# lifeloom benchmarks", "", f"Machine: {meta}", "",
-             "| preset | cold build (s) | peak RSS so far (MB) | command |", "|---|---:|---:|---|"]
-    lines += [f"| {r['preset']} | {r['seconds']} | {r['peak_rss_mb_upto']} | `{r['command']}` |" for r in rows]
-    world = time_world()
-    lines += world_markdown(world)
-    from bench import dialogue
+def run_builds() -> list[dict]:
+    """A cold build of each small preset."""
+    return [time_build(p) for p in PRESETS]
 
-    talk = dialogue.measure()
-    lines += dialogue.markdown(talk)
-    (HERE / "results.json").write_text(json.dumps({"meta": meta, "builds": rows, "world": world}, indent=2) + "\n")
-    from bench import llm
 
-    llm_rows = llm.run()
-    lines += llm.markdown(llm_rows)
-    (HERE / "results.json").write_text(json.dumps({"meta": meta, "builds": rows, "world": world, "llm": llm_rows},
-                                                  indent=2) + "\n")
-    from bench import operations
+def builds_markdown(rows: list[dict]) -> list[str]:
+    """The results.md section for the cold builds."""
+    lines = ["", "## Cold builds", "", "| preset | cold build (s) | peak RSS (MB) | command |", "|---|---:|---:|---|"]
+    return lines + [f"| {r['preset']} | {r['seconds']} | {r.get('peak_rss_mb', r.get('peak_rss_mb_upto'))} | "
+                    f"`{r['command']}` |" for r in rows]
 
-    ops = operations.run()
-    lines += operations.markdown(ops)
-    (HERE / "results.json").write_text(json.dumps({"meta": meta, "builds": rows, "world": world, "dialogue": talk,
-                                                   "llm": llm_rows, "operations": ops}, indent=2) + "\n")
+
+def measure(section: str, quick: bool) -> object:
+    """Run one section's benchmark."""
+    if section == "builds":
+        return run_builds()
+    if section == "world":
+        return importlib.import_module("bench.world").time_world()
+    if section == "dialogue":
+        return importlib.import_module("bench.dialogue").measure()
+    if section == "scale" and quick:
+        return importlib.import_module("bench.scale").run(**QUICK_SCALE)
+    return importlib.import_module(f"bench.{section}").run()
+
+
+def render(section: str, result: object) -> list[str]:
+    """One section's Markdown."""
+    if section == "builds":
+        return builds_markdown(result)
+    if section == "world":
+        return importlib.import_module("bench.world").markdown(result)
+    return importlib.import_module(f"bench.{section}").markdown(result)
+
+
+def summary(results: dict) -> list[str]:
+    """The headline figures, each with the command that produced it (sections not run are left out)."""
+    lines = ["", "## Headline figures", "", "| figure | value | command |", "|---|---:|---|"]
+    for r in results.get("operations", {}).get("rebuilds", []):
+        cmd = f"`lifeloom build --preset {r['preset']} --home H` (python -m bench.operations)"
+        lines += [f"| {r['preset']} cold build (s) | {r['cold_s']} | {cmd} |",
+                  f"| {r['preset']} unchanged (warm) rebuild (s) | {r['warm_s']} | {cmd} |"]
+    for r in results.get("operations", {}).get("overhead", []):
+        lines.append(f"| {r['preset']} orchestration overhead (flow / direct) | {r['ratio']} | "
+                     "python -m bench.operations |")
+    for r in results.get("llm", []):
+        lines.append(f"| mock call rate, {r['workload']}, {r['error_rate']:.0%} errors (share of limit) | "
+                     f"{r['share_of_limit']:.1%} | python -m bench.llm |")
+    scale = results.get("scale")
+    if scale and scale.get("fit"):
+        f = scale["fit"]
+        lines += [f"| scale slope (s per {scale['days']}-day persona) | {f['slope_s_per_persona']} | "
+                  f"`{scale['command']}` |",
+                  f"| per-persona time constant within {f['tolerance']:.0%} | "
+                  f"{ {True: 'yes', False: 'no', None: 'not tested'}[f['constant_within_tolerance']]} "
+                  f"({f['max_step_deviation']:.1%}) | "
+                  f"`{scale['command']}` |"]
+    return lines if len(lines) > 5 else []
+
+
+def write(results: dict) -> list[str]:
+    """Write results.json and results.md from every section present; the Markdown lines."""
+    (HERE / "results.json").write_text(json.dumps(results, indent=2) + "\n")
+    lines = ["# lifeloom benchmarks", "", f"Machine: {results['meta']}", "Regenerate: `make bench` "
+             "(or `python -m bench --only <sections>`; sections: " + ", ".join(SECTIONS) + ")."]
+    lines += summary(results)
+    for section in SECTIONS:
+        if section in results:
+            lines += render(section, results[section])
     (HERE / "results.md").write_text("\n".join(lines) + "\n")
-    print("\n".join(lines))
+    return lines
+
+
+def main(argv: list[str] | None = None) -> None:
+    """CLI: `python -m bench [--only a,b] [--quick]`."""
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--only", default=",".join(SECTIONS), help=f"sections to run ({', '.join(SECTIONS)})")
+    parser.add_argument("--quick", action="store_true", help="scale at 2 and 4 personas x 60 days")
+    args = parser.parse_args(argv)
+    chosen = [s.strip() for s in args.only.split(",") if s.strip()]
+    unknown = sorted(set(chosen) - set(SECTIONS))
+    if unknown:
+        raise SystemExit(f"--only: unknown sections {unknown}; choose from {', '.join(SECTIONS)}")
+    path = HERE / "results.json"
+    results = json.loads(path.read_text()) if path.is_file() and len(chosen) < len(SECTIONS) else {}
+    results["meta"] = {"python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count()}
+    for section in SECTIONS:
+        if section in chosen:
+            results[section] = measure(section, args.quick)
+            write(results)
+    print("\n".join(write(results)))
 
 
 if __name__ == "__main__":
