@@ -63,7 +63,8 @@ select p.probe_id, p.persona_id, p.turn_id, p.session_id, p.probe_time, p.stratu
        cast(timezone(coalesce(tz.tz, 'UTC'), p.probe_time) as date) as probe_date
 from {chat_probes} as p
 left join t on t.turn_id = p.turn_id
-left join (select turn_id, text, fact_ids, paraphrase_ids, time_refs from {turns} where run_id = $run_id) as full_t
+left join (select turn_id, text, fact_ids, paraphrase_ids, time_refs from {turns}
+           where run_id = $run_id and turn_id in (select turn_id from {chat_probes} where run_id = $run_id)) as full_t
     on full_t.turn_id = p.turn_id
 left join tz on tz.persona_id = p.persona_id
 where p.run_id = $run_id

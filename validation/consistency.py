@@ -10,7 +10,7 @@ import pandas as pd
 
 from schemas.config import BuildConfig
 from tasks.facttext import carries
-from validation.frames import query
+from validation.frames import query, stream
 from validation.suites import Check, Suite, all_true, between, factory
 
 FINDINGS_SQL = """
@@ -25,9 +25,13 @@ from {llm_calls} where run_id = $run_id
 """
 
 CARRIES_SQL = """
-with items as (
-    select 'turn' as kind, turn_id as id, text from {turns} where run_id = $run_id
-    union all select 'chunk', chunk_id, text from {chunks} where run_id = $run_id
+with cited as (select evidence_kind, evidence_id from {question_evidence} where run_id = $run_id),
+items as (
+    -- only the cited turns and chunks: their text is streamed to Python, never held as one frame
+    select 'turn' as kind, turn_id as id, text from {turns}
+    where run_id = $run_id and turn_id in (select evidence_id from cited where evidence_kind = 'turn')
+    union all select 'chunk', chunk_id, text from {chunks}
+    where run_id = $run_id and chunk_id in (select evidence_id from cited where evidence_kind = 'chunk')
 )
 select e.question_id, e.evidence_id, e.fact_id, items.text, f.surface_forms
 from {question_evidence} as e
@@ -60,13 +64,16 @@ def fallback_frame(con: duckdb.DuckDBPyConnection, run_id: str) -> pd.DataFrame:
 
 def carries_frame(con: duckdb.DuckDBPyConnection, run_id: str) -> pd.DataFrame:
     """One row per evidence link with `carries`: the item's text carries the fact (null when the item or
-    the fact does not resolve; integrity reports those)."""
-    df = query(con, CARRIES_SQL, run_id, "question_evidence", "turns", "chunks", "facts")
-    df["carries"] = [
-        carries(text, SimpleNamespace(surface_forms=list(forms))) if isinstance(text, str) and _is_list(forms) else None
-        for text, forms in zip(df["text"], df["surface_forms"], strict=True)
+    the fact does not resolve; integrity reports those). Texts are streamed in batches and reduced to the
+    flag as they come, so no text reaches a frame."""
+    rows = [
+        (qid, eid, fid,
+         carries(text, SimpleNamespace(surface_forms=list(forms))) if isinstance(text, str) and _is_list(forms)
+         else None)
+        for qid, eid, fid, text, forms in stream(con, CARRIES_SQL, run_id, "question_evidence", "turns", "chunks",
+                                                 "facts")
     ]
-    return df.drop(columns=["text", "surface_forms"])
+    return pd.DataFrame(rows, columns=["question_id", "evidence_id", "fact_id", "carries"])
 
 
 def _is_list(value: object) -> bool:

@@ -15,7 +15,7 @@ import duckdb
 import pandas as pd
 
 from schemas.config import BuildConfig
-from validation.frames import query
+from validation.frames import query, stream
 from validation.suites import Suite, at_least, between, factory
 
 OUTCOME_SQL = """
@@ -45,7 +45,7 @@ where p.run_id = $run_id group by 1 order by 1
 USER_4GRAMS_SQL = r"""
 with words as (
     select persona_id, string_split(trim(regexp_replace(lower(text), '\s+', ' ', 'g')), ' ') as ws
-    from {turns} where run_id = $run_id and role = 'user'
+    from {turns} where run_id = $run_id and list_contains($personas, persona_id) and role = 'user'
 ), grams as (
     select persona_id, array_to_string(ws[k:k + 3], ' ') as gram
     from (select persona_id, ws, unnest(generate_series(1, len(ws) - 3)) as k from words)
@@ -53,12 +53,25 @@ with words as (
 select persona_id, count(*) as n_grams, count(distinct gram) / count(*) as ratio
 from grams group by 1 order by 1
 """
-"""Per persona: the word 4-grams of its user turns (lower-cased, whitespace-split), and the distinct share."""
+"""Per persona of `$personas`: the word 4-grams of its user turns (lower-cased, whitespace-split), and the
+distinct share."""
+
+TURN_PERSONAS_SQL = "select distinct persona_id from {turns} where run_id = $run_id order by 1"
+
+
+VARIETY_BATCH = 8
+"""Personas whose 4-grams DuckDB counts at once: a constant, so the working memory does not grow with the
+corpus, and more than one, so DuckDB reads their files in parallel."""
 
 
 def variety_frame(con: duckdb.DuckDBPyConnection, run_id: str) -> pd.DataFrame:
-    """One row per persona with user turns: persona_id, n_grams and ratio (distinct / all 4-grams)."""
-    return query(con, USER_4GRAMS_SQL, run_id, "turns").astype({"n_grams": "int64", "ratio": "float64"})
+    """One row per persona with user turns: persona_id, n_grams and ratio (distinct / all 4-grams);
+    computed in DuckDB for VARIETY_BATCH personas at a time."""
+    ids = [pid for (pid,) in query(con, TURN_PERSONAS_SQL, run_id, "turns").itertuples(index=False)]
+    parts = [query(con, USER_4GRAMS_SQL, run_id, "turns", params={"personas": ids[i:i + VARIETY_BATCH]})
+             for i in range(0, len(ids), VARIETY_BATCH)] or [
+        query(con, USER_4GRAMS_SQL, run_id, "turns", params={"personas": []})]
+    return pd.concat(parts, ignore_index=True).astype({"n_grams": "int64", "ratio": "float64"})
 
 
 SCALE_SQL = """
@@ -75,13 +88,24 @@ group by 1 order by 1
 
 def scale_frame(con: duckdb.DuckDBPyConnection, run_id: str) -> pd.DataFrame:
     """One row per persona: user turns and cl100k_base tokens of its dialogue and documents (texts streamed
-    from DuckDB in batches, never loaded as one frame)."""
-    from warehouse.release import text_tokens
-
+    from DuckDB one persona at a time, in batches, never loaded as one frame)."""
     frame = query(con, SCALE_SQL, run_id, "personas", "turns", "documents")
-    tokens = text_tokens(con, run_id)
-    frame["tokens"] = [tokens.get(pid, 0) for pid in frame["persona_id"]]
+    frame["tokens"] = [_persona_tokens(con, run_id, pid) for pid in frame["persona_id"]]
     return frame.astype({"user_turns": "int64", "tokens": "int64"})
+
+
+TEXTS_SQL = """
+select text from {turns} where run_id = $run_id and persona_id = $persona_id
+union all select body from {documents} where run_id = $run_id and persona_id = $persona_id
+"""
+
+
+def _persona_tokens(con: duckdb.DuckDBPyConnection, run_id: str, persona_id: str) -> int:
+    """cl100k_base tokens of one persona's turns and document bodies (warehouse.release.text_tokens' count)."""
+    from tasks.chunking import count_tokens
+
+    return sum(count_tokens(text or "") for (text,) in stream(con, TEXTS_SQL, run_id, "turns", "documents",
+                                                              params={"persona_id": persona_id}))
 
 
 def share_frame(min_questions: int) -> Callable[[duckdb.DuckDBPyConnection, str], pd.DataFrame]:

@@ -33,7 +33,12 @@ class DocsSite:
         suite = self.context.suites.add(suite)
         definition = self.context.validation_definitions.add(gx.ValidationDefinition(name=name, data=batch,
                                                                                       suite=suite))
-        return definition.run(batch_parameters={"dataframe": df}, result_format=result_format)
+        try:
+            return definition.run(batch_parameters={"dataframe": df}, result_format=result_format)
+        finally:
+            from validation.gates import release_batches
+
+            release_batches(self.source)
 
     def publish(self, target: Path) -> Path:
         """Render the Data Docs site and copy it to `target` (replaced if present); drop the context."""

@@ -49,10 +49,21 @@ def _source(con: duckdb.DuckDBPyConnection, table: str) -> str:
     return f"(select {cols} where false)"
 
 
-def _query(con: duckdb.DuckDBPyConnection, sql: str, run_id: str, *tables: str) -> pd.DataFrame:
-    """Run `sql` with `{table}` placeholders resolved and `$run_id` bound."""
+def _query(con: duckdb.DuckDBPyConnection, sql: str, run_id: str, *tables: str,
+           params: dict | None = None) -> pd.DataFrame:
+    """Run `sql` with `{table}` placeholders resolved and `$run_id` (and `params`) bound."""
     sql = sql.format(**{t: _source(con, t) for t in tables})
-    return con.execute(sql, {"run_id": run_id}).df()
+    return con.execute(sql, {"run_id": run_id, **(params or {})}).df()
+
+
+def stream(con: duckdb.DuckDBPyConnection, sql: str, run_id: str, *tables: str, params: dict | None = None,
+           size: int = 4096):
+    """Like `query`, but yield the result rows as tuples, `size` at a time, never as one frame: for rows
+    that carry text, which the gates reduce in Python to a flag or a count."""
+    sql = sql.format(**{t: _source(con, t) for t in tables})
+    cur = con.execute(sql, {"run_id": run_id, **(params or {})})
+    while rows := cur.fetchmany(size):
+        yield from rows
 
 
 query = _query
@@ -66,7 +77,7 @@ with links as (
     group by question_id
 )
 select q.question_id, q.persona_id, q.category, q.characteristics, q.checkpoint, q.answer_type,
-       q.question_time, q.question, q.answer,
+       q.question_time, q.answer,
        coalesce(links.n_evidence, 0) as n_evidence
 from {questions} as q
 left join links on links.question_id = q.question_id
@@ -175,20 +186,20 @@ refs as (
     union all select 'event', fact_id, event_id from {facts} where run_id = $run_id
     union all select 'event', bullet_id, event_id from {bullets} where run_id = $run_id
 )
-select refs.kind, refs.source_id, refs.ref_id, ids.id is not null as resolves
+select refs.ref_id,
+{ok_columns}
 from refs left join ids on ids.kind = refs.kind and ids.id = refs.ref_id
 order by refs.kind, refs.source_id, refs.ref_id
 """
 
 
 def reference_frame(con: duckdb.DuckDBPyConnection, run_id: str) -> pd.DataFrame:
-    """One row per id cited by a turn, chunk, bullet, fact or question's derivation: kind, source_id,
-    ref_id, resolves; plus `<kind>_ok` per kind (True for rows of other kinds), for one check per kind."""
+    """One row per id cited by a turn, chunk, bullet, fact or question's derivation (ordered by kind, citing
+    id, cited id): ref_id and `<kind>_ok` per kind (the id resolves; True for rows of other kinds), for one
+    check per kind. The citing id and the kind stay in DuckDB: the checks and their samples read neither."""
     tables = ("documents", "sessions", "bullets", "facts", "events", "turns", "chunks", "questions")
-    df = _query(con, REFERENCES_SQL, run_id, *tables)
-    for kind in REFERENCE_KINDS:
-        df[f"{kind}_ok"] = (df["kind"] != kind) | df["resolves"]
-    return df
+    ok = ",\n".join(f"       refs.kind <> '{k}' or ids.id is not null as {k}_ok" for k in REFERENCE_KINDS)
+    return _query(con, REFERENCES_SQL.replace("{ok_columns}", ok), run_id, *tables)
 
 
 MCQ_SQL = """

@@ -108,18 +108,28 @@ def _cell(text: Any) -> str:
 def run_gates(con: duckdb.DuckDBPyConnection, run_id: str, suites: list[Suite] | None = None,
               config: BuildConfig | None = None, docs_dir: Path | None = None) -> GateReport:
     """Validate every suite built for `config` (or `suites`) on the run's rows visible through `con`;
-    with `docs_dir`, also render Great Expectations Data Docs of the results there."""
+    with `docs_dir`, also render Great Expectations Data Docs of the results there.
+
+    A frame is built once per builder (suites may share one), only when some check reads it, and freed
+    after the last suite that reads it, so at most the frames of the suite at hand (and the shared ones it
+    still needs) are held at once."""
     report = GateReport(run_id=run_id)
+    suites = list(suites if suites is not None else all_suites(config))
+    last_use = {build: i for i, suite in enumerate(suites) for name, build in suite.frames.items()
+                if suite.checks_on(name)}
     frames: dict[Any, pd.DataFrame] = {}
     with _LOCK:
         docs = _docs_site() if docs_dir is not None else None
-        for suite in suites if suites is not None else all_suites(config):
+        for i, suite in enumerate(suites):
             for frame_name, build in suite.frames.items():
+                checks = suite.checks_on(frame_name)
+                if not checks:
+                    continue
                 if build not in frames:
                     frames[build] = build(con, run_id)
-                checks = suite.checks_on(frame_name)
-                if checks:
-                    _validate(report, suite, frame_name, frames[build], checks, docs)
+                _validate(report, suite, frame_name, frames[build], checks, docs)
+            for build in [b for b in frames if last_use[b] == i]:
+                del frames[build]
         if docs is not None:
             docs.publish(docs_dir)
     return report
@@ -161,25 +171,66 @@ def _expectation_suite(name: str, checks: list[Check]) -> Any:
     return suite
 
 
+PARTIAL_ROWS = 200
+"""Offending rows a result lists (GE's SUMMARY format); COMPLETE lists would grow with the corpus."""
+
+
 def _validate(
     report: GateReport, suite: Suite, frame_name: str, df: pd.DataFrame, checks: list[Check], docs: Any = None
 ) -> None:
-    """Validate one frame against its checks and append one GateResult per check to `report`."""
-    index_columns = sorted({c.sample_column for c in checks if c.sample_column and c.sample_column in df})
-    result_format = {"result_format": "COMPLETE", "unexpected_index_column_names": index_columns}
+    """Validate one frame against its checks and append one GateResult per check to `report`.
+
+    Results list at most PARTIAL_ROWS offending rows; a failed check whose listed rows hold fewer than
+    SAMPLE_SIZE distinct sample ids while more rows failed is re-validated alone with every row listed, so
+    its sample is the same as with the complete list."""
     name = f"{suite.name}.{frame_name}"
-    if docs is not None:
-        validation = docs.validate(name, df, _expectation_suite(name, checks), result_format)
-    else:
-        batch = _batch_definition(name).get_batch(batch_parameters={"dataframe": df})
-        validation = batch.validate(_expectation_suite(name, checks), result_format=result_format)
+    validation = _run(name, df, checks, docs, _result_format(checks, df, "SUMMARY"))
     by_name = {r.expectation_config.meta.get("lifeloom_name"): r for r in validation.results}
+    del validation
     for check in checks:
         outcome = by_name.get(check.name)
+        if outcome is not None and _needs_complete(outcome, check):
+            complete = _run(name, df, [check], None, _result_format([check], df, "COMPLETE"))
+            outcome = complete.results[0] if complete.results else outcome
         gate, note = _gate_result(suite.name, check, outcome, len(df))
         report.results.append(gate)
         if note:
             report.notes[check.name] = note
+
+
+def _result_format(checks: list[Check], df: pd.DataFrame, kind: str) -> dict[str, Any]:
+    index_columns = sorted({c.sample_column for c in checks if c.sample_column and c.sample_column in df})
+    return {"result_format": kind, "unexpected_index_column_names": index_columns,
+            "partial_unexpected_count": PARTIAL_ROWS}
+
+
+def _run(name: str, df: pd.DataFrame, checks: list[Check], docs: Any, result_format: dict[str, Any]) -> Any:
+    if docs is not None:
+        return docs.validate(name, df, _expectation_suite(name, checks), result_format)
+    batch = _batch_definition(name).get_batch(batch_parameters={"dataframe": df})
+    try:
+        return batch.validate(_expectation_suite(name, checks), result_format=result_format)
+    finally:
+        del batch
+        release_batches(_context().data_sources.get(DATASOURCE))
+
+
+def release_batches(datasource: Any) -> None:
+    """Drop the batches (and so the frames) a pandas datasource's execution engine keeps after a validation:
+    Great Expectations caches every batch it loaded, by asset, for the life of the context."""
+    manager = datasource.get_execution_engine().batch_manager
+    manager.reset_batch_cache()
+    manager.batch_data_cache.clear()
+
+
+def _needs_complete(outcome: Any, check: Check) -> bool:
+    """True when the partial list of offending rows may hide sample ids the complete list would show."""
+    result = outcome.result or {}
+    listed = result.get("partial_unexpected_index_list")
+    if not check.sample_column or not listed or "unexpected_index_list" in result:
+        return False
+    count = int(result.get("unexpected_count") or 0)
+    return count > len(listed) and len(_sample(listed, check.sample_column)) < SAMPLE_SIZE
 
 
 def _gate_result(suite: str, check: Check, outcome: Any, n_rows: int) -> tuple[GateResult, str]:
@@ -189,7 +240,8 @@ def _gate_result(suite: str, check: Check, outcome: Any, n_rows: int) -> tuple[G
             suite=suite, expectation=check.name, column_name=check.column, success=False
         ), "not evaluated"
     result = outcome.result or {}
-    sample = _sample(result.get("unexpected_index_list") or [], check.sample_column)
+    listed = result.get("unexpected_index_list") or result.get("partial_unexpected_index_list") or []
+    sample = _sample(listed, check.sample_column)
     gate = GateResult(
         suite=suite,
         expectation=check.name,

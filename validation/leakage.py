@@ -46,7 +46,7 @@ def leak_frame(con: duckdb.DuckDBPyConnection, run_id: str) -> pd.DataFrame:
     df = query(con, LEAK_SQL, run_id, "questions")
     df["clean"] = [bool(ex) or not isinstance(q, str) or not isinstance(a, str) or not mentions(q, a)
                    for q, a, ex in zip(df["question"], df["answer"], df["exempt"], strict=True)]
-    return df.drop(columns=["question"])
+    return df.drop(columns=["question", "answer"])
 
 
 def mcq_stats_frame(min_items: int) -> Callable[[duckdb.DuckDBPyConnection, str], pd.DataFrame]:

@@ -64,7 +64,8 @@ select persona_id, event_id, date,
 from {impact_constraints} where run_id = $run_id
 """
 IMPACT_SQL = """
-select constraint_id, confidence from {impact_constraints} where run_id = $run_id order by constraint_id
+select count(*) as n, count(*) filter (where confidence <= $fallback) as fallbacks
+from {impact_constraints} where run_id = $run_id
 """
 ROW_PERSONAS_SQL = """
 select distinct persona_id from {impact_constraints} where run_id = $run_id order by 1
@@ -198,8 +199,8 @@ def _audit(row: ImpactConstraint, number: int, investor: InvestorProfile | None,
 
 def fallback_frame(con: duckdb.DuckDBPyConnection, run_id: str) -> pd.DataFrame:
     """One row: n impact rows, fallbacks (confidence <= 0.2) and their share (null when there is none)."""
-    df = query(con, IMPACT_SQL, run_id, "impact_constraints")
-    n, fallbacks = len(df), int((df["confidence"] <= FALLBACK_CONFIDENCE + TOLERANCE).sum())
+    n, fallbacks = (int(v) for v in query(con, IMPACT_SQL, run_id, "impact_constraints",
+                                          params={"fallback": FALLBACK_CONFIDENCE + TOLERANCE}).iloc[0])
     return pd.DataFrame([{"n": n, "fallbacks": fallbacks, "share": fallbacks / n if n else None}]).astype(
         {"share": "float64"})
 
@@ -241,13 +242,14 @@ def shock_frame(con: duckdb.DuckDBPyConnection, run_id: str) -> pd.DataFrame:
     """One row per finance post_shock question: changed (a critical event by its persona-local question day
     whose eve, recomputed from the facts valid then, had another answer, the one the derivation recorded)."""
     df = query(con, SHOCKED_SQL, run_id, "questions")
-    worlds: dict[str, tuple[Any, ...]] = {}
+    world: tuple[Any, ...] = ()
+    current: Any = object()
     out = []
     for qid, pid, stamp, answer, derivation in df.itertuples(index=False):
         d = json.loads(derivation) if isinstance(derivation, str) else dict(derivation)
-        if pid not in worlds:
-            worlds[pid] = _world_rows(con, run_id, pid)
-        name, attributes, facts, events, rows, zone = worlds[pid]
+        if pid != current:  # ids lead with the persona: one persona's world held at a time
+            world, current = _world_rows(con, run_id, pid), pid
+        name, attributes, facts, events, rows, zone = world
         event = next((e for e in events if e.event_id == d.get("shock_event_id")), None)
         changed = False
         if event is not None and event.critical and event.date <= local_day(stamp, zone):
