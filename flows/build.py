@@ -4,29 +4,32 @@ land), then gate and freeze. Persona branches are submitted in a sliding window 
 
 from __future__ import annotations
 
+import json
 import os
 import queue
 import shutil
+import threading
 from typing import Any
 
 from prefect import flow, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.cache_policies import NO_CACHE
+from prefect.settings import get_current_settings
 from pydantic import BaseModel
 
 from flows import progress
-from flows.fingerprint import gate_fingerprint
+from flows.fingerprint import corpus_fingerprint, gate_fingerprint, land_fingerprint, stage_fingerprint
 from flows.stages import STAGE_TASKS, Ctx, Staged, stage_tasks
 from schemas.audit import GateResult
 from schemas.config import BuildConfig
 from schemas.release import Manifest, ReleaseRecord, RunRecord
-from schemas.tables import CORPUS_TABLES, TABLES
+from schemas.tables import CORPUS_TABLES, RELEASE_TABLES, TABLES
 from tasks import profile
 from tasks.domains import pack_for
 from tasks.llm import prompts
 from tasks.llm.preflight import check_providers
 from validation.gates import GateReport, run_gates
-from warehouse import release
+from warehouse import landing, release
 from warehouse.catalog import refresh_catalog, session
 from warehouse.ledger import ledger_by_stage_model, ledger_markdown
 from warehouse.parquet import land_rows
@@ -44,10 +47,25 @@ class GateFailed(RuntimeError):
 
 @task(name="land", task_run_name="land {persona_id}", cache_policy=NO_CACHE, persist_result=False)
 def land_persona(ctx: Ctx, persona_id: str, persona: Staged, world: Staged, docs: Staged, talk: Staged,
-                 drafted: Staged, qset: Staged, findings: Staged, chat: Staged | None = None) -> dict[str, int]:
+                 drafted: Staged, qset: Staged, findings: Staged, chat: Staged | None = None,
+                 seed_text: str | None = None) -> Landed:
     """Write each of one persona's tables as its own Parquet partition under the current run; returns row
-    counts. Never cached: a stage result reused from the cache lands again here, its ledger rows marked
-    `cached` (the run's ledger lists every call its content rests on; `cached` says this run paid none)."""
+    counts and the landing's key. Never cached: a stage result reused from the cache lands again here, its
+    ledger rows marked `cached` (the run's ledger lists every call its content rests on; `cached` says this
+    run paid none). When every stage came from the cache and an earlier run landed the same key, its
+    partitions are copied instead (warehouse/landing.py): no stage value is unpickled or re-serialized."""
+    staged = dict(zip(STAGES, (persona, world, docs, talk, drafted, qset, findings), strict=False))
+    if chat is not None:  # the companion tracks (tasks/companion/)
+        staged["companion"] = chat
+    key = land_fingerprint(persona_id, {stage: s.land_digest for stage, s in staged.items()})
+    if seed_text is not None and chat is not None:  # lets a later run skip the unchanged branch whole
+        digests = {stage: s.digest for stage, s in staged.items() if stage in STAGE_INPUTS}
+        landing.record_branch(ctx.layout, stage_keys(ctx, persona_id, seed_text, digests), digests, key)
+    if all(s.origin_run != ctx.run_id for s in staged.values()):
+        earlier = landing.earlier_landing(ctx.layout, key, persona_id)
+        if earlier is not None:
+            get_run_logger().info("land %s: unchanged, copying run %s's partitions", persona_id, earlier["run_id"])
+            return Landed(landing.copy_landing(ctx.layout, earlier, ctx.run_id), key)
     w, d, t, q = world.value, docs.value, talk.value, qset.value
     tables = {
         "personas": [persona.value],
@@ -67,9 +85,7 @@ def land_persona(ctx: Ctx, persona_id: str, persona: Staged, world: Staged, docs
         "question_evidence": q.evidence,
         "verifier_findings": findings.value,
     }
-    staged = dict(zip(STAGES, (persona, world, docs, talk, drafted, qset, findings), strict=False))
-    if chat is not None:  # the companion tracks (tasks/companion/)
-        staged["companion"] = chat
+    if chat is not None:
         tables.update(chat_probes=chat.value.probes, profile_claims=chat.value.claims,
                       persona_portraits=chat.value.portrait)
     for staged_rows in (s.rows for s in staged.values()):
@@ -78,15 +94,29 @@ def land_persona(ctx: Ctx, persona_id: str, persona: Staged, world: Staged, docs
     for table in CORPUS_TABLES:  # every per-persona table lands for every run, empty when it has no rows
         if table != "llm_calls":
             tables.setdefault(table, [])
+    parts = []
     for table, rows in tables.items():
         land_rows(ctx.layout, table, rows, ctx.run_id, persona_id)
+        parts.append((table, "part"))
     for stage, result in staged.items():
         if result.ledger:
             reused = result.origin_run != ctx.run_id
             rows = [r.model_copy(update={"cached": True}) for r in result.ledger] if reused else result.ledger
             rows = first_per_key(rows)
             land_rows(ctx.layout, "llm_calls", rows, ctx.run_id, persona_id, part=stage)
-    return {table: len(rows) for table, rows in tables.items()}
+            parts.append(("llm_calls", stage))
+    counts = {table: len(rows) for table, rows in tables.items()}
+    landing.record_landing(ctx.layout, key, ctx.run_id, persona_id, parts, counts)
+    return Landed(counts, key)
+
+
+class Landed:
+    """What one persona's landing hands back to the flow: row counts by table and the landing's key."""
+
+    __slots__ = ("counts", "key")
+
+    def __init__(self, counts: dict[str, int], key: str) -> None:
+        self.counts, self.key = counts, key
 
 
 def pack_rows(extras: dict[str, list]) -> dict[str, list]:
@@ -111,18 +141,71 @@ def first_per_key(rows: list) -> list:
     return out
 
 
+STAGE_INPUTS = {
+    "profile": (),
+    "simulate": ("profile",),
+    "sources": ("profile", "simulate"),
+    "dialogue": ("profile", "simulate", "sources"),
+    "questions": ("profile", "simulate", "sources", "dialogue"),
+    "review": ("profile", "simulate", "sources", "dialogue", "questions"),
+    "verify": ("profile", "simulate", "sources", "dialogue", "review"),
+    "companion": ("profile", "simulate", "sources", "dialogue"),  # beside questions
+}
+"""Each stage task's Staged inputs, in the order of its parameters (the order of its cache key's digests)."""
+
+
 def submit_persona(ctx: Ctx, persona_id: str, seed_text: str, tasks: dict | None = None):
-    """Submit one persona's branch; returns the future of its landing (row counts)."""
+    """Submit one persona's branch; returns the future of its landing (row counts and key). A branch whose
+    every stage key equals the one an earlier run landed (flows/fingerprint.py recomputes them from the
+    digests that run recorded) lands by copying that run's partitions without running a stage."""
     t = tasks or STAGE_TASKS
-    p = _tracked(t["profile"].submit(ctx, persona_id, seed_text), "profile", persona_id)
-    w = _tracked(t["simulate"].submit(ctx, persona_id, p), "simulate", persona_id)
-    s = _tracked(t["sources"].submit(ctx, persona_id, p, w), "sources", persona_id)
-    d = _tracked(t["dialogue"].submit(ctx, persona_id, p, w, s), "dialogue", persona_id)
-    q0 = _tracked(t["questions"].submit(ctx, persona_id, p, w, s, d), "questions", persona_id)
-    q = _tracked(t["review"].submit(ctx, persona_id, p, w, s, d, q0), "review", persona_id)
-    v = _tracked(t["verify"].submit(ctx, persona_id, p, w, s, d, q), "verify", persona_id)
-    c = _tracked(t["companion"].submit(ctx, persona_id, p, w, s, d), "companion", persona_id)  # beside questions
-    return _tracked(land_persona.submit(ctx, persona_id, p, w, s, d, q0, q, v, c), "land", persona_id)
+    earlier = unchanged_branch(ctx, persona_id, seed_text)
+    if earlier is not None:
+        for stage in STAGE_INPUTS:
+            progress.report(progress.Event(stage=stage, persona_id=persona_id, cached=True))
+        return _tracked(land_unchanged.submit(ctx, persona_id, earlier), "land", persona_id)
+    futures: dict[str, Any] = {}
+    for stage, inputs in STAGE_INPUTS.items():
+        first = (seed_text,) if stage == "profile" else ()
+        futures[stage] = _tracked(t[stage].submit(ctx, persona_id, *first, *(futures[i] for i in inputs)),
+                                  stage, persona_id)
+    f = futures
+    return _tracked(land_persona.submit(ctx, persona_id, f["profile"], f["simulate"], f["sources"], f["dialogue"],
+                                        f["questions"], f["review"], f["verify"], f["companion"], seed_text=seed_text),
+                    "land", persona_id)
+
+
+def stage_keys(ctx: Ctx, persona_id: str, seed_text: str, digests: dict[str, str]) -> dict[str, str]:
+    """Every stage's cache key for this persona given its stages' value digests (what `flows/stages.py` `_key`
+    computes from the task's parameters)."""
+    return {stage: stage_fingerprint(stage, ctx.config, persona_id, [digests[i] for i in inputs],
+                                     seed_text if stage == "profile" else None)
+            for stage, inputs in STAGE_INPUTS.items()}
+
+
+def unchanged_branch(ctx: Ctx, persona_id: str, seed_text: str) -> dict | None:
+    """The landing to copy when this persona's branch is unchanged since an earlier run: the branch that run
+    recorded under this profile key has every stage key equal to the keys recomputed now from the digests
+    it recorded, every stage result is still in the cache and its partitions are all there. None otherwise,
+    or when Prefect is told to refresh its cache (PREFECT_TASKS_REFRESH_CACHE)."""
+    if get_current_settings().tasks.refresh_cache:
+        return None
+    profile_key = stage_fingerprint("profile", ctx.config, persona_id, [], seed_text)
+    branch = landing.recorded_branch(ctx.layout, profile_key)
+    if branch is None or set(branch["digests"]) != set(STAGE_INPUTS):
+        return None
+    keys = stage_keys(ctx, persona_id, seed_text, branch["digests"])
+    if keys != branch["keys"] or not all((ctx.layout.prefect_cache / k).is_file() for k in keys.values()):
+        return None
+    return landing.earlier_landing(ctx.layout, branch["land_key"], persona_id)
+
+
+@task(name="land", task_run_name="land {persona_id} (unchanged)", cache_policy=NO_CACHE, persist_result=False)
+def land_unchanged(ctx: Ctx, persona_id: str, earlier: dict) -> Landed:
+    """Land an unchanged branch by copying the earlier run's partitions (warehouse/landing.py)."""
+    get_run_logger().info("land %s: every stage key equals run %s's, copying its partitions", persona_id,
+                          earlier["run_id"])
+    return Landed(landing.copy_landing(ctx.layout, earlier, ctx.run_id), earlier["key"])
 
 
 def _tracked(future, stage: str, persona_id: str):
@@ -134,22 +217,57 @@ def _tracked(future, stage: str, persona_id: str):
             state = f.state
         except Exception:  # progress is best effort; the flow sees the real error
             state, result = None, None
-        ledger = getattr(result, "ledger", []) or []
-        progress.report(progress.Event(
+        progress.report(progress.Event(  # the counts, not the ledger: reading it would unpickle a cached value
             stage=stage, persona_id=persona_id, ok=bool(state and state.is_completed()),
-            calls=len(ledger), errors=sum(1 for r in ledger if r.outcome in ("error", "fallback")),
+            calls=getattr(result, "calls", 0), errors=getattr(result, "errors", 0),
             cached=bool(state and state.name == "Cached")))
 
     future.add_done_callback(done)
     return future
 
 
-@task(name="gate", task_run_name="gate {run_id}", cache_policy=NO_CACHE, persist_result=False)
-def gate(layout: Layout, run_id: str, config: BuildConfig) -> GateReport:
-    """Run the release suites over the run's tables; land gate_results, write Data Docs, publish the report."""
-    con = session(layout)
+@task(name="measure", task_run_name="measure {run_id}", cache_policy=NO_CACHE, persist_result=False)
+def measure(layout: Layout, config: BuildConfig, run_id: str, land_keys: dict[str, str]) -> dict[str, Any]:
+    """Content hashes, row counts and the manifest's figures of the run's corpus tables, computed in DuckDB;
+    reused from an earlier run whose personas all landed under the same keys (equal keys, equal partitions:
+    flows/fingerprint.py `corpus_fingerprint`)."""
+    path = layout.prefect_cache / "corpus" / f"{corpus_fingerprint(config, land_keys)}.json"
     try:
-        key = gate_fingerprint(config, release.content_hashes(con, run_id, CORPUS_TABLES))
+        figures = json.loads(path.read_text())
+    except (OSError, ValueError):
+        figures = None
+    if figures is not None:
+        get_run_logger().info("measure: every landing equals an earlier run's, reusing its figures")
+        return figures
+    con = session(layout, run_id)
+    try:
+        figures = json.loads(json.dumps(corpus_figures(con, config, run_id)))  # the same types as when reused
+    finally:
+        con.close()
+    _write_json(path, figures)
+    return figures
+
+
+def corpus_figures(con, config: BuildConfig, run_id: str) -> dict[str, Any]:
+    """Everything the gates' key and the manifest read from the corpus tables. The ledger's `cached` flags
+    differ between runs of equal content, but they are volatile (no hash reads them) and the manifest's
+    ledger totals are computed afresh by every run."""
+    return {
+        "table_hashes": release.content_hashes(con, run_id, CORPUS_TABLES),
+        "row_counts": release.row_counts(con, run_id, CORPUS_TABLES),
+        "withdrawals": release.withdrawals(con, run_id), "sources": release.source_counts(con, run_id),
+        "dialogue": release.dialogue_stats(con, run_id), "companion": release.companion_stats(con, run_id, config),
+        "domain": {"name": config.domain, **pack_for(config).release_stats(con, run_id)},
+    }
+
+
+@task(name="gate", task_run_name="gate {run_id}", cache_policy=NO_CACHE, persist_result=False)
+def gate(layout: Layout, run_id: str, config: BuildConfig, figures: dict[str, Any]) -> GateReport:
+    """Run the release suites over the run's tables; land gate_results, write Data Docs, publish the report.
+    A report is reused when the gated tables' content hashes (`figures`) and the config are unchanged."""
+    con = session(layout, run_id)
+    try:
+        key = gate_fingerprint(config, figures["table_hashes"])
         report = _cached_gates(layout, key, run_id)
         if report is None:
             report = run_gates(con, run_id, config=config, docs_dir=layout.gate_docs(run_id))
@@ -184,10 +302,17 @@ def _cached_gates(layout: Layout, key: str, run_id: str) -> GateReport | None:
 
 
 def _save_gates(layout: Layout, key: str, report: GateReport) -> None:
-    path = _gate_cache(layout, key)
+    _write_text(_gate_cache(layout, key), report.model_dump_json(exclude={"success"}))
+
+
+def _write_json(path, data: Any) -> None:
+    _write_text(path, json.dumps(data, sort_keys=True))
+
+
+def _write_text(path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(report.model_dump_json(exclude={"success"}))
+    tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
+    tmp.write_text(text)
     os.replace(tmp, path)
 
 
@@ -197,14 +322,14 @@ def _failure_row(result: GateResult) -> dict[str, Any]:
 
 
 @task(name="freeze", task_run_name="freeze {run_id}", cache_policy=NO_CACHE, persist_result=False)
-def freeze_release(layout: Layout, config: BuildConfig, run_id: str, report: GateReport,
+def freeze_release(layout: Layout, config: BuildConfig, run_id: str, report: GateReport, figures: dict[str, Any],
                    version: str | None, freeze_if_unchanged: bool = True) -> ReleaseRecord | str:
     """Freeze the run into a new, immutable release directory. With `freeze_if_unchanged=False`, a run
     whose combined content hash equals the newest release's freezes nothing and returns that release's
     `name/version` instead."""
-    con = session(layout)
+    con = session(layout, run_id)
     try:
-        manifest = _manifest(con, layout, config, run_id, report, version)
+        manifest = _manifest(con, layout, config, run_id, report, figures, version)
     finally:
         con.close()
     parent = release.parent_manifest(layout, config.name)
@@ -216,9 +341,12 @@ def freeze_release(layout: Layout, config: BuildConfig, run_id: str, report: Gat
     return record
 
 
-def _manifest(con, layout: Layout, config: BuildConfig, run_id: str, report: GateReport,
+def _manifest(con, layout: Layout, config: BuildConfig, run_id: str, report: GateReport, figures: dict[str, Any],
               version: str | None) -> Manifest:
-    hashes = release.content_hashes(con, run_id)
+    fresh = tuple(t for t in RELEASE_TABLES if t not in figures["table_hashes"])  # gate_results
+    hashes = {**figures["table_hashes"], **release.content_hashes(con, run_id, fresh)}
+    counts = {**figures["row_counts"], **release.row_counts(con, run_id, fresh)}
+    hashes, counts = {t: hashes[t] for t in RELEASE_TABLES}, {t: counts[t] for t in RELEASE_TABLES}
     versions = release.existing_versions(layout, config.name)
     return Manifest(
         name=config.name,
@@ -232,14 +360,12 @@ def _manifest(con, layout: Layout, config: BuildConfig, run_id: str, report: Gat
         package_versions=package_versions(),
         prompt_hashes={name: prompts.prompt_hash(name) for name in prompts.prompt_names()},
         ledger=release.ledger_totals(con, run_id),
-        row_counts=release.row_counts(con, run_id),
+        row_counts=counts,
         table_hashes=hashes,
         content_hash=release.combined_hash(hashes),
         gates=report.summary(),
-        withdrawals=release.withdrawals(con, run_id), sources=release.source_counts(con, run_id),
-        dialogue=release.dialogue_stats(con, run_id),
-        companion=release.companion_stats(con, run_id, config),
-        domain={"name": config.domain, **pack_for(config).release_stats(con, run_id)},
+        withdrawals=figures["withdrawals"], sources=figures["sources"], dialogue=figures["dialogue"],
+        companion=figures["companion"], domain=figures["domain"],
         parent=f"{config.name}/{versions[-1]}" if versions else None,
     )
 
@@ -266,11 +392,12 @@ def build_corpus(config: BuildConfig, home: str = ".lifeloom", version: str | No
     try:
         ctx = Ctx(config, layout, run.run_id)
         tasks = stage_tasks(layout.prefect_cache)
-        counts = run_branches(ctx, list(zip(ids, seed_texts, strict=True)), tasks)
-        report = gate(layout, run.run_id, config)
+        counts, land_keys = run_branches(ctx, list(zip(ids, seed_texts, strict=True)), tasks)
+        figures = measure(layout, config, run.run_id, land_keys)
+        report = gate(layout, run.run_id, config, figures)
         if not report.success:
             raise GateFailed(report.failure_message())
-        frozen = freeze_release(layout, config, run.run_id, report, version, freeze_if_unchanged)
+        frozen = freeze_release(layout, config, run.run_id, report, figures, version, freeze_if_unchanged)
     except BaseException as exc:
         _finish(layout, run, "failed", f"{type(exc).__name__}: {exc}", counts, report, None)
         raise
@@ -286,23 +413,29 @@ def build_corpus(config: BuildConfig, home: str = ".lifeloom", version: str | No
             "release": record.model_dump(mode="json") if record else None}
 
 
-def run_branches(ctx: Ctx, seeds: list[tuple[str, str]], tasks: dict | None = None) -> dict[str, int]:
+def run_branches(ctx: Ctx, seeds: list[tuple[str, str]], tasks: dict | None = None
+                 ) -> tuple[dict[str, int], dict[str, str]]:
     """Run the persona branches, at most `runner.max_active_personas` in flight (a new one is submitted as
-    one lands), and sum their row counts. Nothing here keeps a landed branch's futures, so its stage values
-    are freed as it lands: peak memory follows the branches in flight, not the personas in the corpus."""
+    one lands); returns the summed row counts and each persona's landing key. Nothing here keeps a landed
+    branch's futures, so its stage values are freed as it lands: peak memory follows the branches in
+    flight, not the personas in the corpus."""
     finished: queue.SimpleQueue = queue.SimpleQueue()
     waiting, active = list(reversed(seeds)), 0
     limit = ctx.config.runner.max_active_personas
     total: dict[str, int] = {}
+    keys: dict[str, str] = {}
     while waiting or active:
         while waiting and active < limit:
-            submit_persona(ctx, *waiting.pop(), tasks).add_done_callback(finished.put)
+            persona_id, seed_text = waiting.pop()
+            future = submit_persona(ctx, persona_id, seed_text, tasks)
+            future.add_done_callback(lambda f, pid=persona_id: finished.put((pid, f)))
             active += 1
-        landed = finished.get()
+        persona_id, landed = finished.get()
         active -= 1
-        total = _sum_counts([total, landed.result()])  # a failed branch raises here, as before
-        del landed
-    return total
+        result = landed.result()  # a failed branch raises here, as before
+        total, keys[persona_id] = _sum_counts([total, result.counts]), result.key
+        del landed, result
+    return total, dict(sorted(keys.items()))
 
 
 def _sum_counts(per_persona) -> dict[str, int]:
@@ -319,7 +452,7 @@ def _finish(layout: Layout, run: RunRecord, status: str, message: str, counts: d
     done = run.model_copy(update={"status": status, "message": message[:2000], "finished_at": release.utc_now()})
     record_run(layout, done)
     refresh_catalog(layout)
-    con = session(layout)
+    con = session(layout, run.run_id)
     try:
         ledger = ledger_by_stage_model(con, run.run_id)
     finally:

@@ -98,11 +98,13 @@ def _module_file(name: str) -> Path | None:
     return Path(spec.origin) if spec and spec.origin and spec.origin.endswith(".py") else None
 
 
-def _imports(name: str, path: Path) -> set[str]:
+@functools.cache  # each module is parsed once per process, however many closures it belongs to
+def _imports(name: str, path: Path) -> frozenset[str]:
     """Project modules `name` imports (a `from pkg import mod` counts `pkg.mod` when it is a module)."""
     found: set[str] = set()
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    source = path.read_text()
+    for node in ast.walk(ast.parse(source, str(path))):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -112,9 +114,9 @@ def _imports(name: str, path: Path) -> set[str]:
                 base = f"{parent}.{base}" if base else parent
             found.add(base)
             found.update(f"{base}.{alias.name}" for alias in node.names)
-    if "import_module(" in path.read_text():  # loads modules by name: count its whole package
+    if "import_module(" in source:  # loads modules by name: count its whole package
         found.update(_package_modules(package, path))
-    return {m for m in found if m.split(".")[0] in PROJECT_PACKAGES and _module_file(m) is not None}
+    return frozenset(m for m in found if m.split(".")[0] in PROJECT_PACKAGES and _module_file(m) is not None)
 
 
 def _package_modules(package: str, path: Path) -> set[str]:
@@ -207,3 +209,40 @@ def gate_fingerprint(config: BuildConfig, table_hashes: dict[str, str]) -> str:
     parts = {"version": GATE_VERSION, "code": code_digest("validation.gates"), "pack": pack_digest(config),
              "tables": table_hashes, "config": json.loads(config.canonical_json())}
     return f"gates-{_digest(parts)[:40]}"
+
+
+LAND_VERSION = 1
+"""Bump to stop reusing earlier landings (warehouse/landing.py) after a change the code hash cannot see."""
+
+_WRITERS = ("flows/build.py", "warehouse/landing.py", "warehouse/parquet.py")
+"""Source files of the landing itself; with the table contract's closure (schemas.tables) they key a landing."""
+
+
+@functools.cache
+def _writers_digest() -> str:
+    root = Path(__file__).resolve().parent.parent
+    return _digest({"contract": code_digest("schemas.tables"),
+                    "writers": {f: hashlib.sha256((root / f).read_bytes()).hexdigest() for f in _WRITERS}})
+
+
+def land_fingerprint(persona_id: str, land_digests: dict[str, str]) -> str:
+    """The key of one persona's landing: what each stage hands to it (value, extra rows and ledger, as
+    `Staged.land_digest`), the persona, and the code of the contract and writers. Equal keys land equal
+    partitions, the run id aside."""
+    parts = {"version": LAND_VERSION, "code": _writers_digest(), "persona": persona_id, "stages": land_digests}
+    return f"land-{persona_id}-{_digest(parts)[:40]}"
+
+
+STATS_VERSION = 1
+"""Bump to recompute the corpus figures (hashes, counts, manifest stats) a run reuses from an earlier one."""
+
+
+def corpus_fingerprint(config: BuildConfig, land_keys: dict[str, str]) -> str:
+    """The key of a run's corpus figures (flows/build.py `measure`): the landing keys of its personas (equal
+    keys, equal partitions), the config (the stats read settings such as the dialogue window), the domain
+    pack, and the code computing the figures."""
+    release = Path(__file__).resolve().parent.parent / "warehouse" / "release.py"
+    parts = {"version": STATS_VERSION, "landings": sorted(land_keys.items()), "config": config.config_hash(),
+             "pack": pack_digest(config), "release": hashlib.sha256(release.read_bytes()).hexdigest(),
+             "code": [code_digest(m) for m in ("tasks.memory_need", "tasks.chunking", "tasks.companion.context")]}
+    return f"corpus-{_digest(parts)[:40]}"

@@ -37,9 +37,13 @@ def check_run(home: Path, run: str | None, out: Console) -> int:
     try:
         run = run or latest_run(con)
         known = run and con.execute("select count(*) from runs where run_id = ?", [run]).fetchone()[0]
-        if not known:
-            out.print(f"no run {run!r} under {home}" if run else f"no runs under {home}")
-            return 2
+    finally:
+        con.close()
+    if not known:
+        out.print(f"no run {run!r} under {home}" if run else f"no runs under {home}")
+        return 2
+    con = session(layout, run)  # views over this run's partitions only
+    try:
         report = run_gates(con, run, config=run_config(layout, run))
     finally:
         con.close()

@@ -10,6 +10,7 @@ cache (`flows/fingerprint.py` builds its key) lands again, correctly, in the new
 from __future__ import annotations
 
 import hashlib
+import pickle
 import threading
 import time
 from contextlib import contextmanager
@@ -31,19 +32,85 @@ HEARTBEAT_S = 10.0
 """A stage running longer than this logs its progress (model calls so far) to the Prefect log."""
 
 
+_UNLOADED = object()
+_LOAD = threading.Lock()  # two downstream tasks may touch one cached result at once; it unpickles once
+
+
 class Staged:
     """One stage's output for one persona, as cached: value plus what must land with it.
 
     A plain class on purpose (not a dataclass or pydantic model): Prefect walks dataclasses and models
-    passed as task arguments looking for futures, which costs seconds on a persona-year of turns."""
+    passed as task arguments looking for futures, which costs seconds on a persona-year of turns.
 
-    __slots__ = ("value", "origin_run", "ledger", "rows", "digest")
+    Pickled lazily: value, ledger and rows travel as one pickled blob beside the small fields (digests,
+    origin run, call counts), and a result read back from the cache unpickles the blob only when something
+    reads `value`, `ledger` or `rows`. An unchanged rebuild keys every stage by digests alone and lands
+    by copying the earlier run's partitions (warehouse/landing.py), so it never unpickles a persona-year."""
+
+    __slots__ = ("_value", "_ledger", "_rows", "_blob", "origin_run", "digest", "land_digest", "calls", "errors")
 
     def __init__(self, value: Any, origin_run: str, ledger: list | None = None,
                  rows: dict[str, list] | None = None) -> None:
-        self.value, self.origin_run = value, origin_run
-        self.ledger, self.rows = ledger or [], rows or {}
-        self.digest = hashlib.sha256(pydantic_core.to_json(value)).hexdigest()
+        self._value, self._ledger, self._rows, self._blob = value, ledger or [], rows or {}, None
+        self.origin_run = origin_run
+        self._describe()
+
+    def _describe(self) -> None:
+        """The small fields: the value's digest (what downstream cache keys use), a digest of everything
+        landing writes (value, extra rows, ledger) and the ledger's call and error counts."""
+        self.digest = hashlib.sha256(pydantic_core.to_json(self._value)).hexdigest()
+        extra = pydantic_core.to_json([self._rows, self._ledger])
+        self.land_digest = hashlib.sha256(self.digest.encode() + b"\0" + extra).hexdigest()
+        self.calls = len(self._ledger)
+        self.errors = sum(1 for r in self._ledger if r.outcome in ("error", "fallback"))
+
+    def __getstate__(self) -> dict[str, Any]:
+        blob = self._blob
+        if blob is None:
+            blob = pickle.dumps((self._value, self._ledger, self._rows), protocol=pickle.HIGHEST_PROTOCOL)
+        return {"format": 2, "blob": blob, "origin_run": self.origin_run, "digest": self.digest,
+                "land_digest": self.land_digest, "calls": self.calls, "errors": self.errors}
+
+    def __setstate__(self, state: Any) -> None:
+        if isinstance(state, tuple):  # format 1 (results cached before lazy loading): every slot, eagerly
+            slots = state[1]
+            self._value, self._ledger, self._rows = slots["value"], slots["ledger"], slots["rows"]
+            self._blob, self.origin_run = None, slots["origin_run"]
+            self._describe()
+            return
+        self._value = self._ledger = self._rows = _UNLOADED
+        self._blob = state["blob"]
+        for name in ("origin_run", "digest", "land_digest", "calls", "errors"):
+            setattr(self, name, state[name])
+
+    def _load(self) -> None:
+        with _LOAD:
+            if self._value is _UNLOADED:
+                self._value, self._ledger, self._rows = pickle.loads(self._blob)
+                self._blob = None
+
+    @property
+    def loaded(self) -> bool:
+        """False while a result read from the cache still holds its value as the pickled blob."""
+        return self._value is not _UNLOADED
+
+    @property
+    def value(self) -> Any:
+        if self._value is _UNLOADED:
+            self._load()
+        return self._value
+
+    @property
+    def ledger(self) -> list:
+        if self._value is _UNLOADED:
+            self._load()
+        return self._ledger
+
+    @property
+    def rows(self) -> dict[str, list]:
+        if self._value is _UNLOADED:
+            self._load()
+        return self._rows
 
 
 class Ctx:

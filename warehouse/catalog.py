@@ -44,28 +44,33 @@ def _quote(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def source_glob(layout: Layout, table: str) -> str:
+def source_glob(layout: Layout, table: str, run_id: str | None = None) -> str:
     """Where `table`'s Parquet files are: evaluations land beside the releases (`<home>/eval/...`, written by
-    `lifeloom eval`), every other table under `<home>/tables/`."""
+    `lifeloom eval`), every other table under `<home>/tables/` (only run `run_id`'s folder, when given)."""
     if table == "eval_results":
         return str(layout.home / "eval" / "**" / "eval_results.parquet")
+    if run_id is not None:
+        return str(layout.table_dir(table) / f"run_id={run_id}" / "**" / "*.parquet")
     return layout.table_glob(table)
 
 
-def table_source(layout: Layout, table: str) -> str:
-    """SQL for the rows of `table` under the data root; a typed empty relation when none landed."""
-    if glob.glob(source_glob(layout, table), recursive=True):
-        return f"select * from read_parquet({_quote(source_glob(layout, table))}, union_by_name = true)"
+def table_source(layout: Layout, table: str, run_id: str | None = None) -> str:
+    """SQL for the rows of `table` under the data root (of one run, when given); a typed empty relation when
+    none landed."""
+    where = source_glob(layout, table, run_id)
+    if glob.glob(where, recursive=True):
+        return f"select * from read_parquet({_quote(where)}, union_by_name = true)"
     schema = TABLES[table].arrow_schema
     cols = ", ".join(f"cast(null as {_DUCK_TYPES[f.type]}) as {f.name}" for f in schema)
     return f"select {cols} where false"
 
 
-def create_views(con: duckdb.DuckDBPyConnection, layout: Layout) -> None:
-    """(Re)create one view per contract table in `main`, and the same views in `latest`."""
+def create_views(con: duckdb.DuckDBPyConnection, layout: Layout, run_id: str | None = None) -> None:
+    """(Re)create one view per contract table in `main`, and the same views in `latest`; with `run_id`, the
+    `main` views see that run's partitions only."""
     con.execute("create schema if not exists latest")
     for table in TABLES:
-        con.execute(f"create or replace view main.{table} as {table_source(layout, table)}")
+        con.execute(f"create or replace view main.{table} as {table_source(layout, table, run_id)}")
     for table in TABLES:
         con.execute(
             f"create or replace view latest.{table} as select * from main.{table} where run_id = {LATEST_RUN}"
@@ -143,8 +148,10 @@ def open_catalog(layout: Layout) -> duckdb.DuckDBPyConnection:
     return duckdb.connect(str(layout.catalog), read_only=True)
 
 
-def session(layout: Layout) -> duckdb.DuckDBPyConnection:
-    """An in-memory connection with the contract views, for the build's own queries (no file lock)."""
+def session(layout: Layout, run_id: str | None = None) -> duckdb.DuckDBPyConnection:
+    """An in-memory connection with the contract views, for the build's own queries (no file lock). With
+    `run_id`, the views read only that run's folders: binding a view reads the schema of every file its glob
+    matches, and a data root gains a run's worth of files with every nightly build."""
     con = duckdb.connect()
-    create_views(con, layout)
+    create_views(con, layout, run_id)
     return con

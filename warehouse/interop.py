@@ -245,7 +245,7 @@ def gate_summary(layout: Layout, run_id: str) -> tuple[Any, list[str], list[str]
     from validation.gates import run_gates
     from warehouse.catalog import session
 
-    con = session(layout)
+    con = session(layout, run_id)
     try:
         report = run_gates(con, run_id)
     finally:

@@ -304,7 +304,7 @@ def freeze(layout: Layout, manifest: Manifest, docs: Path | None = None) -> Rele
 
 
 def _copy_tables(layout: Layout, run_id: str, staging: Path) -> list[str]:
-    con = session(layout)
+    con = session(layout, run_id)
     try:
         files = []
         for table in RELEASE_TABLES:

@@ -2,6 +2,7 @@
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import time
@@ -12,6 +13,7 @@ import pytest
 from flows import fingerprint, progress
 from flows.build import build_corpus
 from flows.nightly import nightly
+from flows.stages import Staged
 from schemas.config import load_preset
 from warehouse.catalog import open_catalog
 from warehouse.paths import Layout
@@ -38,9 +40,12 @@ def reference(tmp_path_factory):
     return home, result, events
 
 
-def test_unchanged_rebuild_reuses_every_stage_and_relands_under_the_new_run(reference):
+def test_unchanged_rebuild_reuses_every_stage_and_relands_under_the_new_run(reference, monkeypatch):
     home, first, cold = reference
+    unpickled = []
+    monkeypatch.setattr(Staged, "_load", lambda self: unpickled.append(self) or pytest.fail("a value unpickled"))
     second, warm = build_with_events(home)
+    assert not unpickled  # every branch was unchanged: landed by copying, no stage value read back
     stages = [e for e in warm if e.stage not in ("land", "gate", "freeze")]
     assert stages and all(e.cached for e in stages)
     assert not any(e.cached for e in cold)
@@ -116,3 +121,14 @@ def test_nightly_freezes_only_when_content_changed(tmp_path):
     con = open_catalog(Layout(tmp_path))
     message = con.execute("select message from latest.runs").fetchone()[0]
     assert "matched tiny/v0001" in message
+
+
+def test_a_rebuild_whose_earlier_partitions_are_gone_lands_from_the_cached_stages(reference, monkeypatch):
+    home, first, _ = reference
+    shutil.rmtree(Layout(home).tables)  # every run's partitions: no landing left to copy
+    loads, load = [], Staged._load
+    monkeypatch.setattr(Staged, "_load", lambda self: loads.append(1) or load(self))
+    again, events = build_with_events(home)
+    assert all(e.cached for e in events if e.stage not in ("land", "gate", "freeze"))
+    assert loads  # the cached stage values were read back and landed afresh
+    assert manifest(again["release"]["path"])["table_hashes"] == manifest(first["release"]["path"])["table_hashes"]

@@ -97,3 +97,14 @@ def test_duckdb_cli_from_pypi_opens_the_catalog(tmp_path):
     assert out.returncode == 0, out.stderr
     assert "r1" in out.stdout
     assert duckdb.__version__
+
+
+def test_a_run_session_sees_only_that_runs_partitions(tmp_path):
+    layout = prepare_home(tmp_path)
+    land_rows(layout, "question_evidence", [_evidence("q1")], "r1", "p0000")
+    land_rows(layout, "question_evidence", [_evidence("q2"), _evidence("q3")], "r2", "p0000")
+    whole, one = session(layout), session(layout, "r2")
+    assert whole.execute("select count(*) from question_evidence").fetchone() == (3,)
+    assert one.execute("select run_id, count(*) from question_evidence group by 1").fetchall() == [("r2", 2)]
+    assert one.execute("select count(*) from questions").fetchone() == (0,)  # nothing landed: typed and empty
+    assert session(layout, "r9").execute("select count(*) from question_evidence").fetchone() == (0,)
