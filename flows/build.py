@@ -188,7 +188,7 @@ def unchanged_branch(ctx: Ctx, persona_id: str, seed_text: str) -> dict | None:
     recorded under this profile key has every stage key equal to the keys recomputed now from the digests
     it recorded, every stage result is still in the cache and its partitions are all there. None otherwise,
     or when Prefect is told to refresh its cache (PREFECT_TASKS_REFRESH_CACHE)."""
-    if get_current_settings().tasks.refresh_cache:
+    if _refresh():
         return None
     profile_key = stage_fingerprint("profile", ctx.config, persona_id, [], seed_text)
     branch = landing.recorded_branch(ctx.layout, profile_key)
@@ -198,6 +198,11 @@ def unchanged_branch(ctx: Ctx, persona_id: str, seed_text: str) -> dict | None:
     if keys != branch["keys"] or not all((ctx.layout.prefect_cache / k).is_file() for k in keys.values()):
         return None
     return landing.earlier_landing(ctx.layout, branch["land_key"], persona_id)
+
+
+def _refresh() -> bool:
+    """PREFECT_TASKS_REFRESH_CACHE: recompute every stage, and the figures and gates too, ignoring caches."""
+    return bool(get_current_settings().tasks.refresh_cache)
 
 
 @task(name="land", task_run_name="land {persona_id} (unchanged)", cache_policy=NO_CACHE, persist_result=False)
@@ -233,7 +238,7 @@ def measure(layout: Layout, config: BuildConfig, run_id: str, land_keys: dict[st
     flows/fingerprint.py `corpus_fingerprint`)."""
     path = layout.prefect_cache / "corpus" / f"{corpus_fingerprint(config, land_keys)}.json"
     try:
-        figures = json.loads(path.read_text())
+        figures = None if _refresh() else json.loads(path.read_text())
     except (OSError, ValueError):
         figures = None
     if figures is not None:
@@ -268,7 +273,7 @@ def gate(layout: Layout, run_id: str, config: BuildConfig, figures: dict[str, An
     con = session(layout, run_id)
     try:
         key = gate_fingerprint(config, figures["table_hashes"])
-        report = _cached_gates(layout, key, run_id)
+        report = None if _refresh() else _cached_gates(layout, key, run_id)
         if report is None:
             report = run_gates(con, run_id, config=config, docs_dir=layout.gate_docs(run_id))
             _save_gates(layout, key, report)

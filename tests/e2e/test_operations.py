@@ -9,12 +9,14 @@ import time
 from pathlib import Path
 
 import pytest
+from prefect.settings import PREFECT_TASKS_REFRESH_CACHE, temporary_settings
 
 from flows import fingerprint, progress
-from flows.build import build_corpus
+from flows.build import build_corpus, unchanged_branch
 from flows.nightly import nightly
-from flows.stages import Staged
+from flows.stages import Ctx, Staged
 from schemas.config import load_preset
+from tasks import profile
 from warehouse.catalog import open_catalog
 from warehouse.paths import Layout
 
@@ -56,6 +58,20 @@ def test_unchanged_rebuild_reuses_every_stage_and_relands_under_the_new_run(refe
     assert con.execute("select run_id from latest.runs").fetchone() == (second["run_id"],)
     dupes = con.execute("select count(*) - count(distinct question_id) from latest.questions").fetchone()[0]
     assert dupes == 0
+
+
+def test_an_unchanged_branch_is_found_by_its_stage_keys_unless_the_cache_is_refreshed(reference):
+    home, first, _ = reference
+    config = load_preset("tiny")
+    ctx = Ctx(config, Layout(home), "probe-run")
+    seed = profile.seed_texts(config)[0]
+    earlier = unchanged_branch(ctx, "p0000", seed)
+    assert earlier is not None and earlier["persona_id"] == "p0000"
+    with temporary_settings(updates={PREFECT_TASKS_REFRESH_CACHE: True}):
+        assert unchanged_branch(ctx, "p0000", seed) is None
+    changed = config.model_copy(update={"stages": config.stages.model_copy(update={
+        "questions": config.stages.questions.model_copy(update={"per_persona": 7})})})
+    assert unchanged_branch(Ctx(changed, Layout(home), "probe-run"), "p0000", seed) is None  # questions' key moved
 
 
 def test_a_stage_version_bump_reruns_that_stage_only(reference, monkeypatch):
