@@ -5,10 +5,8 @@ land), then gate and freeze. Persona branches are submitted in a sliding window 
 from __future__ import annotations
 
 import json
-import os
 import queue
 import shutil
-import threading
 from typing import Any
 
 from prefect import flow, get_run_logger, task
@@ -237,10 +235,7 @@ def measure(layout: Layout, config: BuildConfig, run_id: str, land_keys: dict[st
     reused from an earlier run whose personas all landed under the same keys (equal keys, equal partitions:
     flows/fingerprint.py `corpus_fingerprint`)."""
     path = layout.prefect_cache / "corpus" / f"{corpus_fingerprint(config, land_keys)}.json"
-    try:
-        figures = None if _refresh() else json.loads(path.read_text())
-    except (OSError, ValueError):
-        figures = None
+    figures = None if _refresh() else landing.read_json(path)
     if figures is not None:
         get_run_logger().info("measure: every landing equals an earlier run's, reusing its figures")
         return figures
@@ -249,7 +244,7 @@ def measure(layout: Layout, config: BuildConfig, run_id: str, land_keys: dict[st
         figures = json.loads(json.dumps(corpus_figures(con, config, run_id)))  # the same types as when reused
     finally:
         con.close()
-    _write_json(path, figures)
+    landing.write_text(path, json.dumps(figures, sort_keys=True))
     return figures
 
 
@@ -307,18 +302,7 @@ def _cached_gates(layout: Layout, key: str, run_id: str) -> GateReport | None:
 
 
 def _save_gates(layout: Layout, key: str, report: GateReport) -> None:
-    _write_text(_gate_cache(layout, key), report.model_dump_json(exclude={"success"}))
-
-
-def _write_json(path, data: Any) -> None:
-    _write_text(path, json.dumps(data, sort_keys=True))
-
-
-def _write_text(path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
+    landing.write_text(_gate_cache(layout, key), report.model_dump_json(exclude={"success"}))
 
 
 def _failure_row(result: GateResult) -> dict[str, Any]:

@@ -35,20 +35,30 @@ def _index(layout: Layout, key: str) -> Path:
     return layout.prefect_cache / "landed" / f"{key}.json"
 
 
-def _write(path: Path, data: dict) -> None:
+def write_text(path: Path, text: str) -> None:
+    """Write a cache entry atomically: readers see the old file or the whole new one."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    with os.fdopen(fd, "w") as fh:
-        fh.write(json.dumps(data, sort_keys=True))
-    os.replace(tmp, path)
+    try:
+        with os.fdopen(fd, "w") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
-def _read(path: Path) -> dict | None:
+def read_json(path: Path) -> dict | None:
+    """A cache entry written by `write_text` as a JSON object, or None when missing or unreadable."""
     try:
         data = json.loads(path.read_text())
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None
+
+
+def _write(path: Path, data: dict) -> None:
+    write_text(path, json.dumps(data, sort_keys=True))
 
 
 def record_landing(layout: Layout, key: str, run_id: str, persona_id: str, parts: list[tuple[str, str]],
@@ -67,7 +77,7 @@ def record_branch(layout: Layout, keys: dict[str, str], digests: dict[str, str],
 
 def recorded_branch(layout: Layout, profile_key: str) -> dict | None:
     """The branch recorded under `profile_key`, or None."""
-    branch = _read(layout.prefect_cache / "branches" / f"{profile_key}.json")
+    branch = read_json(layout.prefect_cache / "branches" / f"{profile_key}.json")
     if branch is None or not all(isinstance(branch.get(k), dict) for k in ("keys", "digests")):
         return None
     return branch if isinstance(branch.get("land_key"), str) else None
@@ -75,7 +85,7 @@ def recorded_branch(layout: Layout, profile_key: str) -> dict | None:
 
 def earlier_landing(layout: Layout, key: str, persona_id: str) -> dict | None:
     """The recorded landing under `key` (with the key) when every one of its files is still there, else None."""
-    entry = _read(_index(layout, key))
+    entry = read_json(_index(layout, key))
     if entry is None or entry.get("persona_id") != persona_id:
         return None
     files = [layout.partition_file(table, entry["run_id"], persona_id, part) for table, part in entry["parts"]]
