@@ -369,6 +369,27 @@ def _companion_request(release: str, systems: str | None, k: str | None, predict
     return names, ks, rows
 
 
+@app.command("publish")
+def publish_cmd(
+    release: Annotated[str, typer.Argument(help="Release to publish: NAME/VERSION or a release folder.")],
+    to: Annotated[str, typer.Option("--to", help="fsspec URL: s3://bucket/prefix, gs://..., az://..., file:///...")],
+    home: HomeOpt = DEFAULT_HOME,
+) -> None:
+    """Copy a frozen release to object storage (manifest last, never overwriting) and print how to query it."""
+    from warehouse.diff import resolve_release
+    from warehouse.paths import Layout
+    from warehouse.publish import PublishError, publish_release
+
+    try:
+        done = publish_release(resolve_release(Layout(home.expanduser().absolute()), release), to)
+    except (ValueError, PublishError) as exc:
+        fail(str(exc))
+    out.print(f"Published {done.files} files ({done.bytes:,} bytes) to {done.url}", highlight=False, soft_wrap=True)
+    out.print(f"Query it: duckdb -c \"select count(*) from '{done.url}/questions.parquet'\" "
+              "(s3:// needs `install httpfs; load httpfs;` and credentials; deploy/README.md)",
+              highlight=False, soft_wrap=True)
+
+
 @app.command("export")
 def export_cmd(
     release: Annotated[str, typer.Option("--release", help="Release to export: NAME/VERSION.")],

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,8 +72,16 @@ class Layout:
         return self.home / "configs" / f"{run_id}.json"
 
 
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+:/")  # s3://b/x, or s3:/b/x once a Path has folded its slashes
+
+
 def prepare_home(home: str | os.PathLike) -> Layout:
-    """The layout under `home`, created if missing; raises HomeError when it cannot be written."""
+    """The layout under `home`, created if missing; raises HomeError when it cannot be written or is a URL
+    (the data root is a POSIX directory; `lifeloom publish` copies a frozen release to object storage)."""
+    if _SCHEME.match(os.fspath(home)):
+        raise HomeError(f"data root {os.fspath(home)!r} looks like a URL: the data root must be a local or shared "
+                        "file-system directory (deploy/README.md, 'Past one machine'); build there, then copy "
+                        "a frozen release to object storage with `lifeloom publish NAME/VERSION --to URL`")
     root = Path(home).expanduser().absolute()
     try:
         root.mkdir(parents=True, exist_ok=True)

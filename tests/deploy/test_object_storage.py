@@ -1,6 +1,7 @@
 """deploy/README.md's DuckDB SQL reads a release through an fsspec filesystem (memory:// for s3://), and the
 table's content hash over the remote view equals the one over the local file, as freeze computes it."""
 
+import json
 import re
 import uuid
 from pathlib import Path
@@ -53,3 +54,51 @@ def test_readme_sql_reads_a_release_through_fsspec(bucket):
     local_con = duckdb.connect()
     local_con.execute(f"create view gate_results as select * from read_parquet('{local}')")
     assert table_hash(con, "gate_results", RUN_ID) == table_hash(local_con, "gate_results", RUN_ID)
+
+
+def _release(folder: Path, version: str = "v0001") -> Path:
+    """A small frozen-release folder: manifest, one table, a Data Docs page."""
+    folder.mkdir(parents=True)
+    pq.write_table(to_arrow("gate_results", ROWS, RUN_ID), folder / "gate_results.parquet")
+    (folder / "data_docs").mkdir()
+    (folder / "data_docs" / "index.html").write_text("<html></html>")
+    (folder / "manifest.json").write_text(json.dumps({"name": "rhelm", "version": version}))
+    return folder
+
+
+def test_publish_uploads_a_release_manifest_last_and_duckdb_reads_it(tmp_path):
+    from typer.testing import CliRunner
+
+    from flows.cli import app
+
+    name = f"lifeloom-{uuid.uuid4().hex[:8]}"
+    mem = fsspec.filesystem("memory")
+    order = []
+    put = mem.put_file
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(type(mem), "put_file", lambda self, src, dst, **kw: order.append(dst) or put(src, dst, **kw))
+        done = CliRunner().invoke(app, ["publish", str(_release(tmp_path / "v0001")), "--to", f"memory://{name}",
+                                        "--home", str(tmp_path / "home")])
+    assert done.exit_code == 0, done.output
+    assert f"memory://{name}/rhelm/v0001" in done.output
+    assert order[-1].endswith("/rhelm/v0001/manifest.json") and len(order) == 3
+    con = duckdb.connect()
+    con.register_filesystem(mem)
+    rows = con.execute(f"select count(*) from read_parquet('memory://{name}/rhelm/v0001/gate_results.parquet')")
+    assert rows.fetchone() == (3,)
+
+    again = CliRunner().invoke(app, ["publish", str(tmp_path / "v0001"), "--to", f"memory://{name}"])
+    assert again.exit_code == 2 and "already published" in again.output  # never overwritten
+    mem.rm(f"/{name}", recursive=True)
+
+
+def test_publish_and_build_refuse_what_they_cannot_use(tmp_path):
+    from typer.testing import CliRunner
+
+    from flows.cli import app
+
+    bad = CliRunner().invoke(app, ["publish", str(_release(tmp_path / "v0001")), "--to", "nosuchscheme://b/x"])
+    assert bad.exit_code == 2 and "no filesystem for nosuchscheme://" in bad.output
+    home = CliRunner().invoke(app, ["build", "--preset", "tiny", "--home", "s3://bucket/lifeloom"])
+    assert home.exit_code == 2 and "looks like a URL" in home.output
+    assert not Path("s3:").exists()
