@@ -390,6 +390,27 @@ def publish_cmd(
               highlight=False, soft_wrap=True)
 
 
+@app.command()
+def prune(
+    keep: Annotated[int, typer.Option("--keep", min=1, help="Runs to keep landed (the newest ones).")],
+    home: HomeOpt = DEFAULT_HOME,
+) -> None:
+    """Delete the landed partitions of all but the newest runs (frozen releases are never touched)."""
+    from warehouse.catalog import refresh_catalog
+    from warehouse.paths import Layout
+    from warehouse.runs import prune_runs
+
+    layout = Layout(home.expanduser().absolute())
+    if not layout.tables.is_dir():
+        fail(f"no landed runs under {layout.home}")
+    pruned = prune_runs(layout, keep)
+    refresh_catalog(layout)
+    for run_id, freed in pruned:
+        out.print(f"pruned {run_id} ({freed / 1e6:.1f} MB)", highlight=False)
+    out.print(f"{len(pruned)} run(s) pruned, {sum(f for _, f in pruned) / 1e6:.1f} MB freed; "
+              f"the newest {keep} and the latest succeeded run are kept", highlight=False)
+
+
 @app.command("export")
 def export_cmd(
     release: Annotated[str, typer.Option("--release", help="Release to export: NAME/VERSION.")],

@@ -20,8 +20,10 @@ from prefect.states import Completed
 
 from schemas.config import BuildConfig, RunnerOptions, load_config_file, load_preset
 from warehouse import release
+from warehouse.catalog import refresh_catalog
 from warehouse.diff import diff_releases
 from warehouse.paths import Layout, prepare_home
+from warehouse.runs import prune_runs
 
 
 def nightly_config(preset: str | None, config_file: str | None) -> BuildConfig:
@@ -31,8 +33,10 @@ def nightly_config(preset: str | None, config_file: str | None) -> BuildConfig:
 
 @flow(name="nightly", flow_run_name="nightly {preset}")
 def nightly(preset: str | None = "demo", config_file: str | None = None, home: str = ".lifeloom",
-            runner: str | None = None):
-    """Build, gate and (when content changed) freeze; publish the nightly summary artifact."""
+            runner: str | None = None, keep_runs: int | None = None):
+    """Build, gate and (when content changed) freeze; publish the nightly summary artifact. With `keep_runs`,
+    then delete the landed partitions of all but the newest `keep_runs` runs (warehouse/runs.py
+    `prune_runs`), so a data root rebuilt every night stays bounded."""
     from flows.runner import build_flow
 
     config = nightly_config(preset, config_file)
@@ -48,6 +52,10 @@ def nightly(preset: str | None = "demo", config_file: str | None = None, home: s
                 "run's `failed-expectations` and `gate-report` artifacts say why.\n")
         create_markdown_artifact(key="nightly-summary", markdown=text, description=f"Nightly {config.name}: failed")
         raise
+    if keep_runs is not None:
+        pruned = prune_runs(layout, keep_runs)
+        refresh_catalog(layout)
+        get_run_logger().info("pruned %d run(s): %s", len(pruned), ", ".join(r for r, _ in pruned) or "none")
     markdown = nightly_markdown(config.name, previous, result, layout)
     create_markdown_artifact(key="nightly-summary", markdown=markdown, description=f"Nightly {config.name}")
     if result["release"] is None:
