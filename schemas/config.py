@@ -204,7 +204,7 @@ class RunnerOptions(_Strict):
     address: str | None = Field(None, description="an existing Dask scheduler, e.g. tcp://10.0.0.5:8786")
     workers: int = Field(2, ge=1, description="LocalCluster workers when no address is given")
     max_active_personas: int = Field(
-        8, ge=1, description="persona branches in flight at once (peak memory grows with this, not with personas)"
+        4, ge=1, description="persona branches in flight at once (peak memory grows with this, not with personas)"
     )
 
 
