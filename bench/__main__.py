@@ -95,6 +95,9 @@ def summary(results: dict) -> list[str]:
                   f"{ {True: 'yes', False: 'no', None: 'not tested'}[f['constant_within_tolerance']]} "
                   f"({f['max_step_deviation']:.1%}) | "
                   f"`{scale['command']}` |"]
+    for row in (scale or {}).get("rows", []):
+        lines.append(f"| peak RSS at {row['personas']} personas x {row['days']} days (MB) | {row['peak_rss_mb']} | "
+                     f"`{scale['command']}` |")
     return lines if len(lines) > 5 else []
 
 
@@ -123,7 +126,10 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(f"--only: unknown sections {unknown}; choose from {', '.join(SECTIONS)}")
     path = HERE / "results.json"
     results = json.loads(path.read_text()) if path.is_file() and len(chosen) < len(SECTIONS) else {}
-    results["meta"] = {"python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count()}
+    from warehouse.provenance import code_version
+
+    results["meta"] = {"python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count(),
+                       "code": code_version()}  # the commit measured (sections kept by --only keep theirs)
     for section in SECTIONS:
         if section in chosen:
             results[section] = measure(section, args.quick)

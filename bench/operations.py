@@ -9,7 +9,7 @@ demo and rhelm presets through `lifeloom build`, and the orchestration overhead 
   prompt does not: the sources stage and everything downstream of it re-run, no model call is new).
 - overhead: in one process, after Prefect's server is up, `build_corpus` on a fresh data root against
   the same stages called directly in a loop (no Prefect, no landing, no gates); the ratio is
-  flow time / direct time.
+  flow time / direct time. (Results before commit b1f8e04 left the companion stage out of the loop.)
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from flows.build import build_corpus
 from schemas.config import load_preset
 from schemas.corpus import Corpus
 from schemas.config import ProviderConfig
-from tasks import dialogue, loop, profile, qa_review, questions, sources, verify
+from tasks import companion, dialogue, loop, profile, qa_review, questions, sources, verify
 from tasks.llm.gateway import Gateway
 
 @flow
@@ -54,8 +54,9 @@ for pid, seed in zip(profile.persona_ids(config), profile.seed_texts(config)):
     corpus = Corpus(documents=docs.documents, chunks=docs.chunks, bullets=talk.bullets,
                     sessions=talk.sessions, turns=talk.turns)
     qset = questions.write_questions(config, persona, world, corpus)
-    kept, _ = qa_review.review_questions(persona, world, corpus, qset)
+    kept, _ = qa_review.review_questions(persona, world, corpus, qset, config)
     verify.verify_persona(persona, world, corpus, kept)
+    companion.build_companion(config, persona, world, corpus, gw)
 direct_s = time.perf_counter() - t0
 print(json.dumps({"flow_s": round(flow_s, 2), "direct_s": round(direct_s, 2)}))
 """
