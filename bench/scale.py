@@ -144,6 +144,8 @@ def markdown(result: dict) -> list[str]:
              "|---:|---:|---:|---:|---:|---|"]
     lines += [f"| {r['personas']} | {r['wall_s']} | {r['cpu_s']} | {r['wall_per_persona_s']} | {r['peak_rss_mb']} | "
               f"{r.get('status', 'released')} |" for r in result["rows"]]
+    if result.get("note"):
+        lines += ["", f"Note: {result['note']}"]
     f = result["fit"]
     if f:
         verdict = {True: "yes", False: "no", None: "not tested (needs three sizes)"}[f["constant_within_tolerance"]]
