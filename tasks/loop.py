@@ -233,7 +233,8 @@ class _Simulation:
         first = 1 if day == self.config.start_date else 0
         offset = rng.randint(7, 30) if horizon == "long" else rng.randint(first, 3)
         entity = self.draw_entity(rng, kind)
-        when = self.free_day(day + dt.timedelta(days=offset), 3 if horizon == "short" else 30, day)
+        keys = self.fact_keys(kind, entity)
+        when = self.free_day(day + dt.timedelta(days=offset), 3 if horizon == "short" else 30, day, keys)
         if when is None or self.state.blocker(kind.tags_for(entity), when) is not None:
             return
         plan = Plan(
@@ -249,14 +250,34 @@ class _Simulation:
         self.plans.append(plan)
         self.pending.append(plan)
 
-    def free_day(self, wanted: dt.date, limit: int, today: dt.date) -> dt.date | None:
-        """`wanted`, or the next day within `limit` days of today with fewer commitments than the daily cap."""
+    def free_day(self, wanted: dt.date, limit: int, today: dt.date,
+                 keys: frozenset[tuple[str, str]] = frozenset()) -> dt.date | None:
+        """`wanted`, or the next day within `limit` days of today with fewer commitments than the daily cap and
+        no pending plan that may state a fact on the same (subject, attribute) as `keys`.
+
+        Two rollouts that day writing one key would make the first fact superseded on the day it begins: an
+        empty validity interval (a call and a visit both bringing news of one friend, say)."""
         cap = self.config.stages.loop.max_plans_per_day
         busy = [p.scheduled_for for p in self.pending]
+
+        def clashes(day: dt.date) -> bool:
+            return any(p.scheduled_for == day and keys & self.fact_keys(KINDS[p.kind], p.entity)
+                       for p in self.pending)
+
         day = wanted
-        while busy.count(day) >= cap:
+        while busy.count(day) >= cap or clashes(day):
             day += dt.timedelta(days=1)
         return day if (day - today).days <= limit else None
+
+    def fact_keys(self, kind: EventKind, entity: dict[str, str]) -> frozenset[tuple[str, str]]:
+        """Every (subject, attribute) a rollout of `kind` for `entity` may state, whichever its valence."""
+        name = self.persona.name
+        keys = set()
+        for outcome in (kind.positive, kind.negative):
+            keys |= {(name if s.subject == "persona" else entity[s.subject], s.attribute) for s in outcome.facts}
+            if outcome.constraint is not None:
+                keys.add((name, outcome.constraint.kind))
+        return frozenset(keys)
 
     def draw_entity(self, rng: random.Random, kind: EventKind) -> dict[str, str]:
         titles = {p.title for p in self.plans}

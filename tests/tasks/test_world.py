@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from schemas.config import BuildConfig, ProviderConfig, load_preset
 from schemas.profile import Profile
-from schemas.world import Constraint
+from schemas.world import Constraint, Plan
 from tasks import loop, profile
 from tasks.catalog import KINDS
 from tasks.evolve import InvalidOp, WorldState, apply_op, facts_valid_at, validate_profile
@@ -138,3 +138,31 @@ def test_profile_stays_valid_and_facts_never_contradict(seed, index, p):
         for fact in facts_valid_at(world.facts, cfg.start_date + dt.timedelta(days=offset)):
             values[(fact.subject, fact.attribute)].add(fact.value)
         assert all(len(v) == 1 for v in values.values())
+
+
+def test_two_plans_stating_one_fact_never_share_a_day():
+    """A call and a visit both bringing news of one person go on different days, so no fact is superseded on
+    the day it begins (an empty validity interval the verifier flags)."""
+    cfg = BuildConfig(name="t", seed=3, days=60, start_date=dt.date(2024, 1, 1))
+    persona = profile.enrich_persona(cfg, "p0000", profile.BUNDLED_SEEDS[3], Gateway(ProviderConfig()))
+    sim = loop._Simulation(cfg, persona, Gateway(ProviderConfig()))
+    who = sim.state.profile["relationships"][0]["name"]
+    call, visit = KINDS["family_call"], KINDS["friend_visit"]
+    assert (who, "news") in sim.fact_keys(call, {"relative": who}) & sim.fact_keys(visit, {"friend": who})
+    day = dt.date(2024, 1, 10)
+    sim.pending.append(Plan(plan_id="p0000-l0001", persona_id="p0000", created_on=cfg.start_date, horizon="short",
+                            scheduled_for=day, title=f"call {who}", kind="family_call", entity={"relative": who}))
+    assert sim.free_day(day, 3, day, sim.fact_keys(visit, {"friend": who})) == day + dt.timedelta(days=1)
+    assert sim.free_day(day, 0, day, sim.fact_keys(visit, {"friend": who})) is None
+    assert sim.free_day(day, 3, day, sim.fact_keys(visit, {"friend": "Somebody Else"})) == day
+
+
+@pytest.mark.parametrize(("preset", "personas", "pid"), [("rhelm", 40, "p0038"), ("rhelm", 120, "p0110"),
+                                                           ("rhelm", 120, "p0115")])
+def test_no_fact_is_superseded_on_the_day_it_begins(preset, personas, pid):
+    """The personas whose worlds had a fact superseded on its first day before plans were kept apart."""
+    cfg = load_preset(preset).model_copy(update={"personas": personas})
+    seed = dict(zip(profile.persona_ids(cfg), profile.seed_texts(cfg), strict=True))[pid]
+    persona = profile.enrich_persona(cfg, pid, seed, Gateway(cfg.provider))
+    world = loop.simulate(cfg, persona, Gateway(cfg.provider))
+    assert not [f.fact_id for f in world.facts if f.valid_to is not None and f.valid_to <= f.valid_from]
