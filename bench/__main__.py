@@ -80,6 +80,9 @@ def summary(results: dict) -> list[str]:
         cmd = f"`lifeloom build --preset {r['preset']} --home H` (python -m bench.operations)"
         lines += [f"| {r['preset']} cold build (s) | {r['cold_s']} | {cmd} |",
                   f"| {r['preset']} unchanged (warm) rebuild (s) | {r['warm_s']} | {cmd} |"]
+        if "dask_cold_s" in r:
+            lines.append(f"| {r['preset']} cold build, `--runner dask` (s) | {r['dask_cold_s']} | `lifeloom build "
+                         f"--preset {r['preset']} --runner dask --home H` (python -m bench.operations) |")
     for r in results.get("operations", {}).get("overhead", []):
         lines.append(f"| {r['preset']} orchestration overhead (flow / direct) | {r['ratio']} | "
                      "python -m bench.operations |")

@@ -7,6 +7,8 @@ demo and rhelm presets through `lifeloom build`, and the orchestration overhead 
   includes Python start-up and Prefect's temporary server), first with an empty H, then unchanged, then
   after appending a Jinja comment to prompts/journal.jinja (the template hash changes, the rendered
   prompt does not: the sources stage and everything downstream of it re-run, no model call is new).
+- dask: a cold build in another fresh data root with `--runner dask` (a LocalCluster of two worker
+  processes, so both cores work), and whether its release has the default runner's content hash.
 - overhead: in one process, after Prefect's server is up, `build_corpus` on a fresh data root against
   the same stages called directly in a loop (no Prefect, no landing, no gates); the ratio is
   flow time / direct time. (Results before commit b1f8e04 left the companion stage out of the loop.)
@@ -62,9 +64,9 @@ print(json.dumps({"flow_s": round(flow_s, 2), "direct_s": round(direct_s, 2)}))
 """
 
 
-def _build(preset: str, home: str) -> float:
+def _build(preset: str, home: str, *extra: str) -> float:
     lifeloom = Path(sys.executable).parent / "lifeloom"
-    command = [str(lifeloom), "build", "--preset", preset, "--home", home]
+    command = [str(lifeloom), "build", "--preset", preset, "--home", home, *extra]
     started = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
     if done.returncode != 0:
@@ -78,13 +80,24 @@ def rebuild_times(preset: str) -> dict:
     with tempfile.TemporaryDirectory() as home:
         cold = _build(preset, home)
         warm = _build(preset, home)
+        default_hash = _content_hash(home, preset)
         try:
             EDITED_PROMPT.write_text(original + "{# bench: a template edit that renders the same prompt #}\n")
             edited = _build(preset, home)
         finally:
             EDITED_PROMPT.write_text(original)
+    with tempfile.TemporaryDirectory() as home:
+        dask = _build(preset, home, "--runner", "dask")
+        same = _content_hash(home, preset) == default_hash
     return {"preset": preset, "cold_s": cold, "warm_s": warm, "prompt_edit_s": edited,
-            "warm_share": round(warm / cold, 3)}
+            "warm_share": round(warm / cold, 3), "dask_cold_s": dask, "dask_same_content": same}
+
+
+def _content_hash(home: str, preset: str) -> str:
+    """The content hash of the first release of `preset` under `home`."""
+    import json
+
+    return json.loads((Path(home) / "releases" / preset / "v0001" / "manifest.json").read_text())["content_hash"]
 
 
 def overhead(preset: str) -> dict:
@@ -99,6 +112,10 @@ def overhead(preset: str) -> dict:
     return {"preset": preset, **figures, "ratio": round(figures["flow_s"] / figures["direct_s"], 2)}
 
 
+def _yes(flag: bool | None) -> str:
+    return {True: "yes", False: "**no**", None: "-"}[flag]
+
+
 def run() -> dict:
     return {"rebuilds": [rebuild_times(p) for p in PRESETS], "overhead": [overhead(p) for p in PRESETS]}
 
@@ -107,10 +124,14 @@ def markdown(result: dict) -> list[str]:
     lines = ["", "## Rebuilds and orchestration overhead", "",
              "`lifeloom build --preset P --home H`, fresh process each time; edit = a Jinja comment appended to "
              "prompts/journal.jinja (`python -m bench.operations`).", "",
-             "| preset | cold (s) | unchanged rebuild (s) | warm / cold | after one prompt edit (s) |",
-             "|---|---:|---:|---:|---:|"]
-    lines += [f"| {r['preset']} | {r['cold_s']} | {r['warm_s']} | {r['warm_share']} | {r['prompt_edit_s']} |"
-              for r in result["rebuilds"]]
+             "| preset | cold (s) | unchanged rebuild (s) | warm / cold | after one prompt edit (s) "
+             "| cold, `--runner dask` (s) | same content on Dask |",
+             "|---|---:|---:|---:|---:|---:|---|"]
+    lines += [f"| {r['preset']} | {r['cold_s']} | {r['warm_s']} | {r['warm_share']} | {r['prompt_edit_s']} | "
+              f"{r.get('dask_cold_s', '-')} | {_yes(r.get('dask_same_content'))} |" for r in result["rebuilds"]]
+    lines += ["", "`--runner dask`: a fresh data root built on a Dask LocalCluster of 2 worker processes "
+              "(`lifeloom build --preset P --runner dask --home H`), its content hash compared with the "
+              "default runner's release."]
     lines += ["", "| preset | build_corpus, server warm (s) | stages called directly (s) | ratio |",
               "|---|---:|---:|---:|"]
     lines += [f"| {r['preset']} | {r['flow_s']} | {r['direct_s']} | {r['ratio']} |" for r in result["overhead"]]

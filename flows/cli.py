@@ -478,6 +478,13 @@ def _print_issues(report) -> None:
 
 
 def main() -> None:
+    from flows.memory import wanted_arenas
+
+    try:
+        wanted_arenas()
+    except ValueError as exc:
+        err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
+        sys.exit(2)
     app()
 
 
