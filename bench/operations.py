@@ -65,13 +65,21 @@ print(json.dumps({"flow_s": round(flow_s, 2), "direct_s": round(direct_s, 2)}))
 
 
 def _build(preset: str, home: str, *extra: str) -> float:
+    """Wall time of one `lifeloom build`. Its output goes to a file, not a pipe: a child that outlives the
+    build (a temporary Prefect server left behind) would otherwise hold the pipe open and hang the bench."""
     lifeloom = Path(sys.executable).parent / "lifeloom"
     command = [str(lifeloom), "build", "--preset", preset, "--home", home, *extra]
-    started = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
-    if done.returncode != 0:
-        raise SystemExit(f"bench: {' '.join(command)} failed:\n{done.stderr[-2000:]}")
-    return round(time.perf_counter() - started, 2)
+    with tempfile.TemporaryFile("w+") as log:
+        started = time.perf_counter()
+        try:
+            code = subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, timeout=3600).returncode
+        except subprocess.TimeoutExpired:
+            code = "timeout (1 h)"
+        wall = round(time.perf_counter() - started, 2)
+        if code != 0:
+            log.seek(0)
+            raise SystemExit(f"bench: {' '.join(command)} failed ({code}):\n{log.read()[-2000:]}")
+    return wall
 
 
 def rebuild_times(preset: str) -> dict:
