@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -53,9 +54,28 @@ def build_flow(config: BuildConfig):
     if config.runner.address:
         runner = DaskTaskRunner(address=config.runner.address)
     else:
+        share_temporary_api()
         runner = DaskTaskRunner(cluster_kwargs={"n_workers": config.runner.workers, "threads_per_worker": 2,
                                                 "dashboard_address": None})
     return build_corpus.with_options(task_runner=runner)
+
+
+def share_temporary_api() -> str | None:
+    """With no `PREFECT_API_URL`, start this process's temporary Prefect server now and export its URL, so
+    the worker processes a LocalCluster spawns report their task runs to it. Otherwise each worker starts a
+    temporary server of its own, and the cluster's shutdown kills the worker before the server's `atexit`
+    stop runs: the uvicorn process was left running after the build. The server is Prefect's per-process
+    singleton (the one the flow would start anyway) and stops when this process exits. Returns the URL it
+    exported, or None when an API URL is already set (or temporary servers are turned off)."""
+    from prefect.server.api.server import SubprocessASGIServer
+    from prefect.settings import PREFECT_API_URL, PREFECT_SERVER_EPHEMERAL_ENABLED
+
+    if PREFECT_API_URL.value() or os.environ.get("PREFECT_API_URL") or not PREFECT_SERVER_EPHEMERAL_ENABLED.value():
+        return None
+    server = SubprocessASGIServer()
+    server.start()
+    os.environ["PREFECT_API_URL"] = server.api_url  # read by each spawned worker's Prefect settings
+    return server.api_url
 
 
 def run_build(config: BuildConfig, layout: Layout, version: str | None, console: Console) -> BuildOutcome:

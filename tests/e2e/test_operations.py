@@ -115,17 +115,39 @@ def test_sigkilled_build_resumes_to_the_same_content(reference, prefect_server, 
         assert n == distinct > 0, table
 
 
-@pytest.mark.server
-def test_dask_runner_gives_the_default_runners_content(reference, prefect_server, lifeloom_cmd, tmp_path):
+def _temporary_servers() -> set[int]:
+    """Pids of the running temporary Prefect API servers (uvicorn serving `create_app`)."""
+    pids = set()
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and b"prefect.server.api.server:create_app" in (proc / "cmdline").read_bytes():
+                pids.add(int(proc.name))
+        except OSError:  # the process ended while we looked
+            continue
+    return pids
+
+
+def test_dask_runner_gives_the_default_runners_content(reference, lifeloom_cmd, tmp_path):
+    """`--runner dask` with no PREFECT_API_URL (the plain CLI): same tables as the default runner, and the
+    LocalCluster's workers report to the CLI's one temporary server instead of each starting their own
+    (which the cluster's shutdown used to leave running)."""
     pytest.importorskip("prefect_dask")
     _, ref, _ = reference
-    argv, env = lifeloom_cmd(["build", "--preset", "tiny", "--runner", "dask", "--home", str(tmp_path)],
-                             prefect_server)
+    before = _temporary_servers()
+    argv, env = lifeloom_cmd(["build", "--preset", "tiny", "--runner", "dask", "--home", str(tmp_path)])
+    env["PREFECT_LOGGING_LEVEL"] = "INFO"  # every process logs "Starting temporary server on ..."
     done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=240)
-    assert done.returncode == 0, done.stdout + done.stderr
+    out = done.stdout + done.stderr
+    assert done.returncode == 0, out
     dask = manifest(tmp_path / "releases" / "tiny" / "v0001")
     assert dask["config"]["runner"]["kind"] == "dask"
     assert dask["table_hashes"] == manifest(ref["release"]["path"])["table_hashes"]
+    assert out.count("Starting temporary server") == 1, out  # the CLI's; none per worker
+    assert out.count("Stopping temporary server") == 1, out
+    deadline = time.monotonic() + 10
+    while (left := _temporary_servers() - before) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not left, f"temporary Prefect servers outlived the build: {left}"
 
 
 def test_nightly_freezes_only_when_content_changed(tmp_path):
