@@ -83,6 +83,9 @@ def summary(results: dict) -> list[str]:
         if "dask_cold_s" in r:
             lines.append(f"| {r['preset']} cold build, `--runner dask` (s) | {r['dask_cold_s']} | `lifeloom build "
                          f"--preset {r['preset']} --runner dask --home H` (python -m bench.operations) |")
+        if "dask_tree_peak_mb" in r:
+            lines.append(f"| {r['preset']} cold build, process-tree peak PSS, default / Dask (MB) | "
+                         f"{r['cold_tree_peak_mb']} / {r['dask_tree_peak_mb']} | (python -m bench.operations) |")
     for r in results.get("operations", {}).get("overhead", []):
         lines.append(f"| {r['preset']} orchestration overhead (flow / direct) | {r['ratio']} | "
                      "python -m bench.operations |")

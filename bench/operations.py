@@ -9,6 +9,9 @@ demo and rhelm presets through `lifeloom build`, and the orchestration overhead 
   prompt does not: the sources stage and everything downstream of it re-run, no model call is new).
 - dask: a cold build in another fresh data root with `--runner dask` (a LocalCluster of two worker
   processes, so both cores work), and whether its release has the default runner's content hash.
+- tree peak: for the cold builds on both runners, the largest sum of PSS (proportional set size, so
+  shared library pages count once) over the `lifeloom build` process and all its descendants (the
+  temporary Prefect server, and on Dask the worker processes), sampled every 0.25 s from /proc.
 - overhead: in one process, after Prefect's server is up, `build_corpus` on a fresh data root against
   the same stages called directly in a loop (no Prefect, no landing, no gates); the ratio is
   flow time / direct time. (Results before commit b1f8e04 left the companion stage out of the loop.)
@@ -16,9 +19,11 @@ demo and rhelm presets through `lifeloom build`, and the orchestration overhead 
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -64,41 +69,86 @@ print(json.dumps({"flow_s": round(flow_s, 2), "direct_s": round(direct_s, 2)}))
 """
 
 
-def _build(preset: str, home: str, *extra: str) -> float:
-    """Wall time of one `lifeloom build`. Its output goes to a file, not a pipe: a child that outlives the
-    build (a temporary Prefect server left behind) would otherwise hold the pipe open and hang the bench."""
+def _children() -> dict[int, list[int]]:
+    """Parent pid -> child pids, for every process /proc shows."""
+    tree: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                stat = Path(entry.path, "stat").read_text()
+            except OSError:
+                continue
+            ppid = int(stat[stat.rindex(")") + 2:].split()[1])
+            tree.setdefault(ppid, []).append(int(entry.name))
+    return tree
+
+
+def tree_pss_mb(root: int) -> float:
+    """Sum of PSS over `root` and its descendants, in MB (0 for a process gone meanwhile)."""
+    tree, total_kb, todo = _children(), 0, [root]
+    while todo:
+        pid = todo.pop()
+        todo += tree.get(pid, [])
+        try:
+            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total_kb += int(line.split()[1])
+                    break
+        except OSError:
+            continue
+    return total_kb / 1024
+
+
+def _build(preset: str, home: str, *extra: str) -> tuple[float, float]:
+    """Wall time and process-tree peak PSS (MB) of one `lifeloom build`. Its output goes to a file, not a
+    pipe: a child that outlives the build (a temporary Prefect server left behind) would otherwise hold the
+    pipe open and hang the bench."""
     lifeloom = Path(sys.executable).parent / "lifeloom"
     command = [str(lifeloom), "build", "--preset", preset, "--home", home, *extra]
+    peak = [0.0]
     with tempfile.TemporaryFile("w+") as log:
         started = time.perf_counter()
+        proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+
+        def sample() -> None:
+            while proc.poll() is None:
+                peak[0] = max(peak[0], tree_pss_mb(proc.pid))
+                time.sleep(0.25)
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
         try:
-            code = subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, timeout=3600).returncode
+            code = proc.wait(timeout=3600)
         except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
             code = "timeout (1 h)"
         wall = round(time.perf_counter() - started, 2)
+        sampler.join()
         if code != 0:
             log.seek(0)
             raise SystemExit(f"bench: {' '.join(command)} failed ({code}):\n{log.read()[-2000:]}")
-    return wall
+    return wall, round(peak[0], 1)
 
 
 def rebuild_times(preset: str) -> dict:
     """Cold, unchanged and after-one-prompt-edit build times of `preset` in one data root."""
     original = EDITED_PROMPT.read_text()
     with tempfile.TemporaryDirectory() as home:
-        cold = _build(preset, home)
-        warm = _build(preset, home)
+        cold, cold_tree = _build(preset, home)
+        warm, _ = _build(preset, home)
         default_hash = _content_hash(home, preset)
         try:
             EDITED_PROMPT.write_text(original + "{# bench: a template edit that renders the same prompt #}\n")
-            edited = _build(preset, home)
+            edited, _ = _build(preset, home)
         finally:
             EDITED_PROMPT.write_text(original)
     with tempfile.TemporaryDirectory() as home:
-        dask = _build(preset, home, "--runner", "dask")
+        dask, dask_tree = _build(preset, home, "--runner", "dask")
         same = _content_hash(home, preset) == default_hash
     return {"preset": preset, "cold_s": cold, "warm_s": warm, "prompt_edit_s": edited,
-            "warm_share": round(warm / cold, 3), "dask_cold_s": dask, "dask_same_content": same}
+            "warm_share": round(warm / cold, 3), "dask_cold_s": dask, "dask_same_content": same,
+            "cold_tree_peak_mb": cold_tree, "dask_tree_peak_mb": dask_tree}
 
 
 def _content_hash(home: str, preset: str) -> str:
@@ -133,13 +183,15 @@ def markdown(result: dict) -> list[str]:
              "`lifeloom build --preset P --home H`, fresh process each time; edit = a Jinja comment appended to "
              "prompts/journal.jinja (`python -m bench.operations`).", "",
              "| preset | cold (s) | unchanged rebuild (s) | warm / cold | after one prompt edit (s) "
-             "| cold, `--runner dask` (s) | same content on Dask |",
-             "|---|---:|---:|---:|---:|---:|---|"]
+             "| cold, `--runner dask` (s) | same content on Dask | cold tree peak (MB) | Dask tree peak (MB) |",
+             "|---|---:|---:|---:|---:|---:|---|---:|---:|"]
     lines += [f"| {r['preset']} | {r['cold_s']} | {r['warm_s']} | {r['warm_share']} | {r['prompt_edit_s']} | "
-              f"{r.get('dask_cold_s', '-')} | {_yes(r.get('dask_same_content'))} |" for r in result["rebuilds"]]
+              f"{r.get('dask_cold_s', '-')} | {_yes(r.get('dask_same_content'))} | {r.get('cold_tree_peak_mb', '-')} | "
+              f"{r.get('dask_tree_peak_mb', '-')} |" for r in result["rebuilds"]]
     lines += ["", "`--runner dask`: a fresh data root built on a Dask LocalCluster of 2 worker processes "
               "(`lifeloom build --preset P --runner dask --home H`), its content hash compared with the "
-              "default runner's release."]
+              "default runner's release. Tree peak: the largest sum of PSS over the build process and all its "
+              "descendants (temporary Prefect server, Dask workers), sampled every 0.25 s from /proc."]
     lines += ["", "| preset | build_corpus, server warm (s) | stages called directly (s) | ratio |",
               "|---|---:|---:|---:|"]
     lines += [f"| {r['preset']} | {r['flow_s']} | {r['direct_s']} | {r['ratio']} |" for r in result["overhead"]]
