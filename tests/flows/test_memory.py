@@ -1,4 +1,5 @@
-"""glibc malloc arenas are capped in every process that imports the flows (flows/memory.py)."""
+"""Every process that imports the flows caps glibc malloc arenas and puts Arrow on the system allocator
+(flows/memory.py)."""
 
 from __future__ import annotations
 
@@ -59,3 +60,17 @@ def test_a_malformed_cap_is_one_clear_error():
     done = subprocess.run([str(lifeloom), "presets"], capture_output=True, text=True, cwd=ROOT,
                           env=os.environ | {"LIFELOOM_MALLOC_ARENAS": "-1"})
     assert done.returncode == 2 and "LIFELOOM_MALLOC_ARENAS" in done.stderr and "Traceback" not in done.stderr
+
+
+def arrow_pool(**env: str) -> str:
+    """The default Arrow memory pool of a fresh process after `import flows`."""
+    environ = {k: v for k, v in os.environ.items() if k != "ARROW_DEFAULT_MEMORY_POOL"}
+    probe = "import flows, pyarrow as pa; print(pa.default_memory_pool().backend_name)"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT,
+                          env=environ | env, check=True)
+    return done.stdout.strip()
+
+
+def test_importing_the_flows_puts_arrow_on_the_system_allocator():
+    assert arrow_pool() == "system"  # the wheels default to mimalloc, which kept every landing's pages
+    assert arrow_pool(ARROW_DEFAULT_MEMORY_POOL="mimalloc") == "mimalloc"  # the user's choice wins
