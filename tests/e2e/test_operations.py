@@ -6,6 +6,7 @@ import shutil
 import signal
 import subprocess
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -115,14 +116,16 @@ def test_sigkilled_build_resumes_to_the_same_content(reference, prefect_server, 
         assert n == distinct > 0, table
 
 
-def _temporary_servers() -> set[int]:
-    """Pids of the running temporary Prefect API servers (uvicorn serving `create_app`)."""
+def _temporary_servers(tag: str) -> set[int]:
+    """Pids of the running temporary Prefect API servers (uvicorn serving `create_app`) whose environment
+    holds `tag`, so servers of other builds on the machine do not count."""
     pids = set()
     for proc in Path("/proc").iterdir():
         try:
-            if proc.name.isdigit() and b"prefect.server.api.server:create_app" in (proc / "cmdline").read_bytes():
+            if (proc.name.isdigit() and b"prefect.server.api.server:create_app" in (proc / "cmdline").read_bytes()
+                    and tag.encode() in (proc / "environ").read_bytes()):
                 pids.add(int(proc.name))
-        except OSError:  # the process ended while we looked
+        except OSError:  # the process ended while we looked, or is not ours
             continue
     return pids
 
@@ -133,8 +136,9 @@ def test_dask_runner_gives_the_default_runners_content(reference, lifeloom_cmd, 
     (which the cluster's shutdown used to leave running)."""
     pytest.importorskip("prefect_dask")
     _, ref, _ = reference
-    before = _temporary_servers()
     argv, env = lifeloom_cmd(["build", "--preset", "tiny", "--runner", "dask", "--home", str(tmp_path)])
+    tag = f"LIFELOOM_TEST_TAG={uuid.uuid4().hex}"
+    env["LIFELOOM_TEST_TAG"] = tag.split("=", 1)[1]  # inherited by the workers and every temporary server
     env["PREFECT_LOGGING_LEVEL"] = "INFO"  # every process logs "Starting temporary server on ..."
     done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=240)
     out = done.stdout + done.stderr
@@ -145,7 +149,7 @@ def test_dask_runner_gives_the_default_runners_content(reference, lifeloom_cmd, 
     assert out.count("Starting temporary server") == 1, out  # the CLI's; none per worker
     assert out.count("Stopping temporary server") == 1, out
     deadline = time.monotonic() + 10
-    while (left := _temporary_servers() - before) and time.monotonic() < deadline:
+    while (left := _temporary_servers(tag)) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not left, f"temporary Prefect servers outlived the build: {left}"
 
