@@ -16,17 +16,28 @@ UI_URL         := http://127.0.0.1:$(PREFECT_PORT)
 export LIFELOOM_HOME LIFELOOM_TZ LIFELOOM_POOL
 export LIFELOOM_ROOT := $(CURDIR)
 
-.PHONY: demo test lint bench clean install ui nightly stop
+.PHONY: demo test lint bench clean install ui nightly stop grammar
 
 install: $(STAMP)
 
 # torch goes in first, pinned to the local CPU wheel: sentence-transformers then finds it and pulls no CUDA build.
 $(STAMP): pyproject.toml
+	@$(MAKE) --no-print-directory grammar
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet torch==2.13.0
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
+
+# Debian's Link Grammar: the grammar check of `lifeloom metrics` (tasks/metrics/grammar.py loads it). Installed
+# the way .ci/run installs Chromium: only when missing, with apt-get, as root or by passwordless sudo; without it
+# the grammar measures are null and say why.
+grammar:
+	@if [ ! -f /usr/lib/python3/dist-packages/linkgrammar/__init__.py ] && command -v apt-get >/dev/null 2>&1; then \
+	  SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO="sudo -n"; \
+	  if $$SUDO apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq \
+	      --no-install-recommends link-grammar python3-link-grammar >/dev/null 2>&1; then echo "installed link-grammar"; \
+	  else echo "warning: could not install link-grammar; the grammar measures will be null" >&2; fi; fi
 
 demo: $(STAMP)
 	$(BIN)/lifeloom build --preset demo

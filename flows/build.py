@@ -20,16 +20,21 @@ from flows.fingerprint import corpus_fingerprint, gate_fingerprint, land_fingerp
 from flows.stages import STAGE_TASKS, Ctx, Staged, stage_tasks
 from schemas.audit import GateResult
 from schemas.config import BuildConfig
+from schemas.metrics import MeasureRow
 from schemas.release import Manifest, ReleaseRecord, RunRecord
 from schemas.tables import CORPUS_TABLES, RELEASE_TABLES, TABLES
 from tasks import profile
 from tasks.domains import pack_for
 from tasks.llm import prompts
 from tasks.llm.preflight import check_providers
+from tasks.metrics import measure_corpus
+from tasks.metrics import report as metrics_report
+from tasks.metrics.report import card_section
 from validation.gates import GateReport, run_gates
 from warehouse import landing, release
 from warehouse.catalog import refresh_catalog, session
 from warehouse.ledger import ledger_by_stage_model, ledger_markdown
+from warehouse.measures import load_reference, personas_of
 from warehouse.parquet import land_rows
 from warehouse.paths import Layout, prepare_home
 from warehouse.provenance import code_version, package_versions
@@ -231,20 +236,22 @@ def _tracked(future, stage: str, persona_id: str):
 
 @task(name="measure", task_run_name="measure {run_id}", cache_policy=NO_CACHE, persist_result=False)
 def measure(layout: Layout, config: BuildConfig, run_id: str, land_keys: dict[str, str]) -> dict[str, Any]:
-    """Content hashes, row counts and the manifest's figures of the run's corpus tables, computed in DuckDB;
-    reused from an earlier run whose personas all landed under the same keys (equal keys, equal partitions:
-    flows/fingerprint.py `corpus_fingerprint`)."""
+    """Content hashes, row counts, the manifest's figures and the validity measures of the run's corpus tables,
+    computed in DuckDB (measures: tasks/metrics/, one persona at a time); reused from an earlier run whose
+    personas all landed under the same keys (equal keys, equal partitions: flows/fingerprint.py
+    `corpus_fingerprint`). The measures land as the run's `measures` table, which the validity gates read."""
     path = layout.prefect_cache / "corpus" / f"{corpus_fingerprint(config, land_keys)}.json"
     figures = None if _refresh() else landing.read_json(path)
     if figures is not None:
         get_run_logger().info("measure: every landing equals an earlier run's, reusing its figures")
-        return figures
-    con = session(layout, run_id)
-    try:
-        figures = json.loads(json.dumps(corpus_figures(con, config, run_id)))  # the same types as when reused
-    finally:
-        con.close()
-    landing.write_text(path, json.dumps(figures, sort_keys=True))
+    if figures is None:
+        con = session(layout, run_id)
+        try:
+            figures = json.loads(json.dumps(corpus_figures(con, config, run_id)))  # the same types as when reused
+        finally:
+            con.close()
+        landing.write_text(path, json.dumps(figures, sort_keys=True))
+    land_rows(layout, "measures", [MeasureRow.model_validate(r) for r in figures["measures"]], run_id)
     return figures
 
 
@@ -258,6 +265,7 @@ def corpus_figures(con, config: BuildConfig, run_id: str) -> dict[str, Any]:
         "withdrawals": release.withdrawals(con, run_id), "sources": release.source_counts(con, run_id),
         "dialogue": release.dialogue_stats(con, run_id), "companion": release.companion_stats(con, run_id, config),
         "domain": {"name": config.domain, **pack_for(config).release_stats(con, run_id)},
+        "measures": [r.model_dump(mode="json") for r in measure_corpus(personas_of(con, run_id))],
     }
 
 
@@ -326,8 +334,17 @@ def freeze_release(layout: Layout, config: BuildConfig, run_id: str, report: Gat
         progress.report(progress.Event("freeze", "all", ok=True, cached=True))
         return manifest.parent
     record = release.freeze(layout, manifest, docs=layout.gate_docs(run_id))
+    title = f"Validity measures of {record.name}/{record.version}"
+    create_markdown_artifact(key="validity-measures", description=title, markdown=f"# {title}\n"
+                             + card_section(manifest.measures).replace("## Validity measures", "", 1))
     progress.report(progress.Event("freeze", "all"))
     return record
+
+
+def measures_summary(rows: list[dict[str, Any]], config: BuildConfig) -> dict[str, Any]:
+    """The manifest's validity measures: this run's values beside the bundled reference's."""
+    return metrics_report.summary([MeasureRow.model_validate(r) for r in rows], config.gates.measures,
+                                  load_reference())
 
 
 def _manifest(con, layout: Layout, config: BuildConfig, run_id: str, report: GateReport, figures: dict[str, Any],
@@ -355,6 +372,7 @@ def _manifest(con, layout: Layout, config: BuildConfig, run_id: str, report: Gat
         gates=report.summary(),
         withdrawals=figures["withdrawals"], sources=figures["sources"], dialogue=figures["dialogue"],
         companion=figures["companion"], domain=figures["domain"],
+        measures=measures_summary(figures["measures"], config),
         parent=f"{config.name}/{versions[-1]}" if versions else None,
     )
 

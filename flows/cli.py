@@ -260,7 +260,9 @@ def _csv(text: str, what: str, cast=str) -> list:
 def eval_release(
     release: Annotated[str, typer.Option("--release", help="Release to evaluate: name/version or a release folder.")],
     systems: Annotated[str | None, typer.Option(
-        help="Comma-separated retrieval systems (questions: no_memory,recency,bm25,oracle; chat: "
+        help="Comma-separated systems (questions: no_memory,recency,bm25,oracle; also full_context, random, dense, "
+             "hybrid, broken_oracle and the adversarial baselines answer_prior, question_only, bm25_copy, "
+             "pattern_memory, oracle_copy; chat: "
              "bm25,recency,random,oracle,broken_oracle).")] = None,
     settings: Annotated[str, typer.Option(help="Comma-separated settings: turns, chunks, both.")] = "turns",
     k: Annotated[str | None, typer.Option("--k", help="Comma-separated k values (questions: 5,20,50; chat: 1,5,20).")]
@@ -289,7 +291,9 @@ def eval_release(
     if track != "questions":
         _eval_companion(release, track, systems, k, predictor, predictions, home)
         return
-    chosen = (_csv("no_memory,recency,bm25,oracle" if systems is None else systems, "systems"),
+    from flows.evaluate import expand_systems
+
+    chosen = (expand_systems(_csv("no_memory,recency,bm25,oracle" if systems is None else systems, "systems")),
               _csv(settings, "settings"), _csv("5,20,50" if k is None else k, "k", int))
     try:
         check_request(*chosen)
@@ -367,6 +371,64 @@ def _companion_request(release: str, systems: str | None, k: str | None, predict
     except (ValueError, UnicodeDecodeError) as exc:
         fail(str(exc))
     return names, ks, rows
+
+
+@app.command()
+def metrics(
+    release: Annotated[list[str], typer.Option("--release", help="Release to measure: NAME/VERSION or a folder "
+                                               "(repeat for more columns).")],
+    reference: Annotated[list[str] | None, typer.Option(
+        "--reference", help="Corpus to measure beside it: a release, a run id or import name, or FORMAT:PATH "
+                            "(e.g. rhelm:tests/fixtures/rhelm_sample), read without landing.")] = None,
+    bundled: Annotated[bool, typer.Option("--bundled-reference/--no-bundled-reference",
+                                          help="Add the bundled RHELM excerpt's column.")] = True,
+    fmt: Annotated[str, typer.Option("--format", help="table, markdown or json.")] = "table",
+    categories: Annotated[bool, typer.Option("--categories/--no-categories",
+                                             help="Include the per-category baseline rows.")] = True,
+    home: HomeOpt = DEFAULT_HOME,
+) -> None:
+    """Validity measures (language, facts, coherence, questions, difficulty) of releases beside references: one
+    row per measure, one column per corpus, then what the baselines say about each corpus."""
+    from tasks.metrics import report
+    from warehouse.measures import load_reference, measure_ref
+    from warehouse.paths import Layout
+
+    if fmt not in ("table", "markdown", "json"):
+        fail(f"unknown --format {fmt!r}; use table, markdown or json")
+    layout = Layout(home.expanduser().absolute())
+    measured: dict[str, list] = {}
+    for ref in [*release, *(reference or [])]:
+        try:
+            measured[ref] = measure_ref(layout, ref)
+        except ValueError as exc:
+            fail(str(exc))
+    columns = {ref: {r.measure: r.value for r in rows} for ref, rows in measured.items()}
+    bundled_ref = load_reference() if bundled else None
+    if bundled_ref:
+        columns[f"{bundled_ref['name']} (bundled)"] = {r["measure"]: r["value"] for r in bundled_ref["rows"]}
+    if fmt == "json":
+        import json
+
+        out.print_json(json.dumps({ref: [r.model_dump(mode="json") for r in report.ordered(rows)]
+                                   for ref, rows in measured.items()} | (
+            {f"{bundled_ref['name']} (bundled)": bundled_ref["rows"]} if bundled_ref else {})))
+        return
+    if fmt == "markdown":
+        out.print(report.markdown(columns, categories=categories), highlight=False, soft_wrap=True)
+    else:
+        table = Table("", *columns)
+        table.add_column("measure", no_wrap=True, min_width=44)
+        table.columns.insert(0, table.columns.pop())
+        for row in report.table_rows(columns, categories=categories):
+            table.add_row(*row[:-1])
+        out.print(table)
+    for ref, rows in measured.items():
+        found = report.verdicts(rows)
+        out.print(f"\n{ref}: " + ("no baseline solves items far above chance" if not found else
+                                   "not measuring memory where baselines solve items far above chance:"),
+                  highlight=False, soft_wrap=True)
+        for line in found:
+            out.print(f"  - {line}", highlight=False, soft_wrap=True)
 
 
 @app.command("publish")

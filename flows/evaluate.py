@@ -26,11 +26,22 @@ from warehouse.diff import resolve_release
 from warehouse.paths import Layout
 
 
+def expand_systems(systems: list[str]) -> list[str]:
+    """`question_only` stands for its three variants (longest, overlap, frequent)."""
+    from tasks.evaluate.baselines import QUESTION_ONLY
+
+    out: list[str] = []
+    for s in systems:
+        out += [v for v in (QUESTION_ONLY if s == "question_only" else (s,)) if v not in out]
+    return out
+
+
 def check_request(systems, settings, ks) -> None:
     """ValueError naming the first bad system, setting or k."""
+    from tasks.evaluate.baselines import BASELINES
     from tasks.evaluate.retrieval import SETTINGS, SYSTEMS
 
-    for name, given, allowed in (("system", systems, SYSTEMS), ("setting", settings, SETTINGS)):
+    for name, given, allowed in (("system", systems, SYSTEMS + BASELINES), ("setting", settings, SETTINGS)):
         if not given:
             raise ValueError(f"give at least one {name} ({', '.join(allowed)})")
         bad = [g for g in given if g not in allowed]
@@ -73,13 +84,15 @@ def evaluate_release(release: str, systems: list[str], settings: list[str], ks: 
     content = hashlib.sha256((path / "manifest.json").read_bytes()).hexdigest()
     eval_id = harness.eval_id_of(data.ref, content, systems, settings, ks, reader_label, majority)
     rows = harness.evaluate(data.ref, eval_id, data.questions, data.evidence, data.turns, data.chunks, systems,
-                            settings, ks, gateway=gateway, majority=majority, seed=seed, dense_model=dense_model)
+                            settings, ks, gateway=gateway, majority=majority, seed=seed, dense_model=dense_model,
+                            names=data.names)
     summary = {"eval_id": eval_id, "release": data.ref, "run_id": data.run_id, "systems": list(systems),
                "settings": list(settings), "ks": list(ks), "reader": reader_label, "majority": majority,
                "questions": len(data.questions), "rows": len(rows), "by_system": harness.summary_rows(rows)}
     notes = [f"release `{data.ref}` ({path}), eval id `{eval_id}`",
              "reader `offline-extractive` is a deterministic extractive heuristic, not a language model"
              if gateway is None else f"reader {reader_label} via the `reader_answer` prompt"]
+    notes += report.baseline_notes(rows, data.questions)
     title = f"Evaluation of {data.ref}"
     target = evaluation.eval_dir(path, eval_id)
     evaluation.land_evaluation(target, rows, data.run_id, summary,

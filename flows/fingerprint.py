@@ -244,5 +244,9 @@ def corpus_fingerprint(config: BuildConfig, land_keys: dict[str, str]) -> str:
     release = Path(__file__).resolve().parent.parent / "warehouse" / "release.py"
     parts = {"version": STATS_VERSION, "landings": sorted(land_keys.items()), "config": config.config_hash(),
              "pack": pack_digest(config), "release": hashlib.sha256(release.read_bytes()).hexdigest(),
-             "code": [code_digest(m) for m in ("tasks.memory_need", "tasks.chunking", "tasks.companion.context")]}
+             "code": [code_digest(m) for m in ("tasks.memory_need", "tasks.chunking", "tasks.companion.context",
+                                               "tasks.metrics", "tasks.metrics.language", "tasks.metrics.coherence",
+                                               "tasks.metrics.facts", "tasks.metrics.questions",
+                                               "tasks.metrics.difficulty")],
+             "measures": hashlib.sha256((release.parent / "measures.py").read_bytes()).hexdigest()}
     return f"corpus-{_digest(parts)[:40]}"

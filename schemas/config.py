@@ -16,6 +16,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from schemas.corpus import DIALOGUE_CATEGORIES
 from schemas.finance import FinanceOptions
+from schemas.metrics import DEFAULT_MEASURE_GATES, MeasureBound, bounds, measure_names
 
 MODEL_STAGES = ("profile", "loop", "sources", "dialogue", "questions", "companion")
 """The stages that call a model, by the names `[stages.providers.<stage>]` overrides use."""
@@ -195,6 +196,32 @@ class GateOptions(_Strict):
     domain_quotas: dict[str, int] = Field(
         default_factory=dict, description="domain -> least questions over that domain's personas"
     )
+    measures: dict[str, float | MeasureBound] = Field(
+        default_factory=lambda: dict(DEFAULT_MEASURE_GATES),
+        description="validity measure -> threshold (a number bounds it in its better direction, or {min, max}); "
+                    "merged over the defaults, `false` drops a default (tasks/metrics/, `lifeloom metrics`)",
+    )
+    min_measure_units: int = Field(
+        20, ge=0, description="a measure over fewer units (sentences, turns, items) is reported but not gated"
+    )
+
+    @field_validator("measures", mode="before")
+    @classmethod
+    def _over_defaults(cls, value: Any) -> Any:
+        if not isinstance(value, dict):
+            return value
+        merged = {**DEFAULT_MEASURE_GATES, **value}
+        return {k: v for k, v in merged.items() if v is not False}
+
+    @field_validator("measures")
+    @classmethod
+    def _known_measures(cls, value: dict[str, float | MeasureBound]) -> dict[str, float | MeasureBound]:
+        names = set(measure_names())
+        for name, threshold in value.items():
+            if name not in names:
+                raise ValueError(f"unknown measure {name!r} (`lifeloom metrics` lists them)")
+            bounds(name, threshold)
+        return value
 
 
 class RunnerOptions(_Strict):

@@ -62,5 +62,8 @@ class Manifest(BaseModel):
     (warehouse/release.py `companion_stats`)."""
     domain: dict[str, Any] = Field(default_factory=dict)
     """The domain pack: {"name": ..., **its release figures} (tasks/domains/, `DomainPack.release_stats`)."""
+    measures: dict[str, Any] = Field(default_factory=dict)
+    """Validity measures (tasks/metrics/report.py `summary`): values, units, notes, thresholds, verdicts and the
+    bundled reference's values; every row with its detail is in `measures.parquet`."""
     parent: str | None = None
     files: list[str] = Field(default_factory=list)

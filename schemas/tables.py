@@ -25,6 +25,7 @@ from schemas.corpus import Bullet, Chunk, Document, Session, Turn
 from schemas.eval import EvalResult
 from schemas.finance import ImpactConstraint
 from schemas.llm import LLMCall
+from schemas.metrics import MeasureRow
 from schemas.profile import Persona
 from schemas.qa import Evidence, Question
 from schemas.release import ReleaseRecord, RunRecord
@@ -72,6 +73,7 @@ TABLES: dict[str, Table] = {
         Table("profile_claims", ProfileClaim, ("claim_id",)),
         Table("persona_portraits", PortraitSlot, ("persona_id", "slot")),
         Table("gate_results", GateResult, ("suite", "expectation", "column_name"), per_persona=False),
+        Table("measures", MeasureRow, ("measure",), per_persona=False),
         Table("runs", RunRecord, ("run_id",), per_persona=False),
         Table("releases", ReleaseRecord, ("name", "version"), per_persona=False),
         Table("eval_results", EvalResult, ("eval_id", "system", "setting", "k", "question_id"), per_persona=False),
@@ -79,8 +81,8 @@ TABLES: dict[str, Table] = {
 }
 
 CORPUS_TABLES = tuple(n for n, t in TABLES.items() if t.per_persona)
-"""Tables a persona branch produces; a release holds these plus gate_results."""
-RELEASE_TABLES = CORPUS_TABLES + ("gate_results",)
+"""Tables a persona branch produces; a release holds these plus gate_results and measures."""
+RELEASE_TABLES = CORPUS_TABLES + ("gate_results", "measures")
 """`eval_results` is written by `lifeloom eval` next to a release (warehouse/evaluation.py), never into it."""
 
 

@@ -45,6 +45,8 @@ class ReleaseData:
     evidence: list[Evidence]
     turns: list[Turn]
     chunks: list[Chunk]
+    names: dict[str, str] | None = None
+    """persona id -> name (pattern_memory reads the persona's own name in questions)."""
 
     @property
     def ref(self) -> str:
@@ -76,9 +78,17 @@ def load_release(path: Path) -> ReleaseData:
             path=path, name=manifest["name"], version=manifest["version"], run_id=manifest["run_id"],
             questions=_rows(con, path, "questions", Question), evidence=_rows(con, path, "question_evidence", Evidence),
             turns=_rows(con, path, "turns", Turn), chunks=_rows(con, path, "chunks", Chunk),
+            names=_names(con, path),
         )
     finally:
         con.close()
+
+
+def _names(con: duckdb.DuckDBPyConnection, path: Path) -> dict[str, str]:
+    file = path / "personas.parquet"
+    if not file.is_file():
+        return {}
+    return dict(con.sql("select persona_id, name from read_parquet($f)", params={"f": str(file)}).fetchall())
 
 
 @dataclass

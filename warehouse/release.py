@@ -21,6 +21,7 @@ from pydantic import BaseModel
 from schemas.release import Manifest, ReleaseRecord
 from schemas.tables import RELEASE_TABLES, TABLES
 from tasks.chunking import count_tokens
+from tasks.metrics.report import card_section
 from warehouse.catalog import session
 from warehouse.croissant import croissant
 from warehouse.ledger import ledger_by_stage_model
@@ -377,7 +378,7 @@ seen, and questions whose answers are computed from the simulation's ground trut
 | table | rows |
 |---|---|
 {counts}
-{dialogue_section(manifest.dialogue)}
+{dialogue_section(manifest.dialogue)}{card_section(manifest.measures)}
 Every question cites the turns and chunks (`question_evidence`) whose text carries the facts its
 answer rests on, and every cited item precedes the question's `question_time`. `question_reviews`
 holds the QA verifier's scores for every question, withdrawn ones included, with the reason.

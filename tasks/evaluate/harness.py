@@ -16,6 +16,9 @@ from schemas.qa import Evidence, Question
 from tasks.evaluate import judge, reader
 
 METRIC_KS = {"hit_at": (1, 5, 20), "recall_at": (5, 20, 50)}
+BASELINE_RANKING = {"bm25_copy": "bm25", "oracle_copy": "oracle", "answer_prior": None, "pattern_memory": None,
+                    "question_only_longest": None, "question_only_overlap": None, "question_only_frequent": None}
+"""The retrieval system whose ranking each adversarial baseline reads (None: it ranks nothing)."""
 
 
 def eval_id_of(release: str, content_hash: str, systems, settings, ks, reader_label: str, majority: bool) -> str:
@@ -27,12 +30,24 @@ def eval_id_of(release: str, content_hash: str, systems, settings, ks, reader_la
 
 def evaluate(release: str, eval_id: str, questions: list[Question], evidence: list[Evidence], turns, chunks,
              systems, settings, ks, gateway=None, majority: bool = False, seed: int = 0,
-             dense_model: str | None = None, retriever_factory=None) -> list[EvalResult]:
-    """One EvalResult per (system, setting, k, question), in that order of nesting."""
-    from tasks.evaluate import metrics
+             dense_model: str | None = None, retriever_factory=None,
+             names: dict[str, str] | None = None) -> list[EvalResult]:
+    """One EvalResult per (system, setting, k, question), in that order of nesting. The adversarial baselines
+    (tasks/evaluate/baselines.py) answer for themselves (their `reader` is their own name); `names` gives each
+    persona's name to `pattern_memory`. A baseline's retrieval metrics are those of the ranking it reads
+    (bm25_copy: BM25, oracle_copy: the oracle's); the others rank nothing."""
+    from tasks.evaluate import baselines, metrics
+    from tasks.evaluate.patterns import PatternMemory
     from tasks.evaluate.retrieval import Retriever, items_of
 
     factory = retriever_factory or (lambda items: Retriever(items, seed=seed, dense_model=dense_model))
+    prior = baselines.answer_prior(questions) if "answer_prior" in systems else {}
+    memories: dict[str, PatternMemory] = {}
+    if "pattern_memory" in systems:
+        names = names or {}
+        for pid in sorted({q.persona_id for q in questions}):
+            memories[pid] = PatternMemory(persona_name=names.get(pid, "")).read(
+                [t for t in turns if t.persona_id == pid])
     gold: dict[str, set[str]] = defaultdict(set)
     for e in evidence:
         gold[e.question_id].add(e.evidence_id)
@@ -45,11 +60,14 @@ def evaluate(release: str, eval_id: str, questions: list[Question], evidence: li
             by_persona[item.persona_id].append(item)
         texts = {item.item_id: item.text for item in items}
         retrievers = {pid: factory(its) for pid, its in sorted(by_persona.items())}
+        indexes = ({pid: baselines.HistoryIndex(its) for pid, its in by_persona.items()}
+                   if "question_only_frequent" in systems else {})
         for system in systems:
             for q in questions:
                 retriever = retrievers.get(q.persona_id) or factory([])
                 evidence_ids = frozenset(gold.get(q.question_id, ()))
-                ranked = list(retriever.rank(system, q, evidence_ids, depth))
+                ranking = BASELINE_RANKING.get(system, system)
+                ranked = list(retriever.rank(ranking, q, evidence_ids, depth)) if ranking else []
                 seen = {i.item_id for i in by_persona.get(q.persona_id, []) if i.timestamp < q.question_time}
                 present = evidence_ids & seen
                 base = {"hit_at_" + str(k): (metrics.hit_at(ranked, present, k) if present else None)
@@ -59,21 +77,31 @@ def evaluate(release: str, eval_id: str, questions: list[Question], evidence: li
                 base["mrr"] = metrics.mrr(ranked, present) if present else None
                 for k in ks:
                     top = ranked if system == "full_context" else ranked[:k]
-                    pending.append({"q": q, "setting": setting, "system": system, "k": k, "retrieved": top,
-                                    "texts": [texts[i] for i in top if i in texts], "n_gold": len(present),
-                                    "metrics": base})
+                    entry = {"q": q, "setting": setting, "system": system, "k": k, "retrieved": top,
+                             "texts": [texts[i] for i in top if i in texts], "n_gold": len(present), "metrics": base}
+                    if system in baselines.BASELINES:
+                        entry["answer"], used = baselines.answer_all(
+                            system, [q], persona_history=indexes.get(q.persona_id), memory=memories.get(q.persona_id),
+                            retrieved={q.question_id: top}, texts=texts, prior=prior)[q.question_id]
+                        entry["retrieved"] = top if ranking else used
+                        entry["reader"] = system
+                    pending.append(entry)
     unique: dict[tuple, int] = {}  # the same question with the same retrieved items is read once
-    for p in pending:
+    to_read = [p for p in pending if "answer" not in p]
+    for p in to_read:
         unique.setdefault((p["q"].question_id, tuple(p["retrieved"])), len(unique))
     firsts = {}
-    for p in pending:
+    for p in to_read:
         firsts.setdefault(unique[(p["q"].question_id, tuple(p["retrieved"]))], p)
     read, reader_label = reader.read_many([(firsts[i]["q"], firsts[i]["texts"]) for i in range(len(unique))], gateway)
-    answers = [read[unique[(p["q"].question_id, tuple(p["retrieved"]))]] for p in pending]
+    answers = [p["answer"] if "answer" in p else read[unique[(p["q"].question_id, tuple(p["retrieved"]))]]
+               for p in pending]
     scores: list[judge.Score | None] = [None] * len(pending)
     long_idx = []
     for i, (p, a) in enumerate(zip(pending, answers, strict=True)):
-        if p["q"].answer_type == "long":
+        if p["system"] in baselines.QUESTION_ONLY and p["q"].answer_type != "mcq":
+            scores[i] = judge.Score(None, "option")  # question-only baselines answer multiple choice only
+        elif p["q"].answer_type == "long":
             long_idx.append(i)
         else:
             scores[i] = judge.score(p["q"], a)
@@ -88,7 +116,7 @@ def evaluate(release: str, eval_id: str, questions: list[Question], evidence: li
             question_id=q.question_id, persona_id=q.persona_id, category=q.category,
             characteristics=list(q.characteristics), checkpoint=q.checkpoint, answer_type=q.answer_type,
             retrieved_ids=p["retrieved"], n_gold=p["n_gold"], **p["metrics"], answer=a, correct=s.correct,
-            score_method=s.method, judge_agreement=s.agreement, reader=reader_label, judge=s.judge))
+            score_method=s.method, judge_agreement=s.agreement, reader=p.get("reader", reader_label), judge=s.judge))
     return rows
 
 

@@ -118,3 +118,28 @@ def markdown(rows: list[EvalResult], title: str, notes: list[str] = (), plots_di
     if plots_dir:
         parts += ["## Plots", ""] + [f"![{p}]({plots_dir}/{p})" for p in PLOTS] + [""]
     return "\n".join(parts)
+
+
+def baseline_notes(rows: list[EvalResult], questions) -> list[str]:
+    """What the adversarial baselines say: each category where one solves items far above chance (at the
+    report's k, first setting; question_only variants over multiple-choice items only)."""
+    from tasks.evaluate.baselines import CEILING, MEMORY_FREE, QUESTION_ONLY, chance
+    from tasks.metrics.difficulty import FAR_ABOVE_CHANCE, MIN_ITEMS
+
+    by_id = {q.question_id: q for q in questions}
+    systems = sorted({r.system for r in rows if r.system in MEMORY_FREE + ("bm25_copy", "pattern_memory")})
+    if not rows or not systems:
+        return []
+    k, setting = report_k(rows), sorted({r.setting for r in rows})[0]
+    notes = []
+    for system in systems:
+        chosen = [r for r in rows if r.system == system and r.k == k and r.setting == setting
+                  and r.correct is not None and (system not in QUESTION_ONLY or r.answer_type == "mcq")]
+        for category in sorted({r.category for r in chosen}):
+            group = [r for r in chosen if r.category == category]
+            acc = sum(r.correct for r in group) / len(group)
+            base = sum(chance(by_id[r.question_id]) for r in group) / len(group)
+            if system not in CEILING and len(group) >= MIN_ITEMS and acc > base + FAR_ABOVE_CHANCE:
+                notes.append(f"{system} solves {acc:.2f} of {category} items against chance {base:.2f}: "
+                             "these items do not need the memory the benchmark means to test")
+    return notes

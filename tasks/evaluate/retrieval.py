@@ -28,6 +28,7 @@ import bisect
 import datetime as dt
 import functools
 import hashlib
+import logging
 import os
 import random
 import re
@@ -141,6 +142,7 @@ class Retriever:
         if self._bm25 is None:
             import bm25s
 
+            logging.getLogger("bm25s").setLevel(logging.WARNING)  # bm25s sets DEBUG on import: no index chatter
             index = bm25s.BM25()
             corpus = [_words(i.text) or [""] for i in self.items]
             if corpus:

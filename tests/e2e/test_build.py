@@ -151,3 +151,34 @@ def test_missing_key_stops_the_flow_before_any_stage(tmp_path, monkeypatch):
     with pytest.raises(ProviderUnavailable, match="LIFELOOM_TEST_MISSING_KEY"):
         build_corpus(config=config, home=str(tmp_path))
     assert not (tmp_path / "tables").exists() and not (tmp_path / "releases").exists()
+
+
+def test_release_is_measured_gated_and_carded(tiny):
+    """Issue 21 end to end: the build lands `measures`, gates them (suite validity), writes them into the
+    manifest beside the bundled reference, into the dataset card, and `lifeloom metrics` recomputes them."""
+    home, result = tiny
+    path = home / "releases" / "tiny" / "v0001"
+    manifest = json.loads((path / "manifest.json").read_text())
+    values = manifest["measures"]["values"]
+    assert 0 < values["language.assistant.distinct_sentences"] < 1 and values["questions.templates"] > 1
+    assert manifest["measures"]["reference"]["name"] == "RHELM excerpt"
+    assert manifest["measures"]["thresholds"]["language.assistant.distinct_sentences"].startswith(">= ")
+    assert "validity" in manifest["gates"]["suites"]
+    card = (path / "README.md").read_text()
+    assert "## Validity measures" in card and "| difficulty.bm25_copy | ↓ |" in card
+    con = open_catalog(Layout(home))
+    landed = dict(con.execute("select measure, value from latest.measures").fetchall())
+    assert landed == {k: v for k, v in values.items()}
+    assert con.execute("select count(*) from latest.gate_results where suite = 'validity'").fetchone() == (5,)
+    again = CliRunner().invoke(app, ["metrics", "--release", "tiny/v0001", "--home", str(home), "--format", "json",
+                                     "--no-bundled-reference"])
+    assert again.exit_code == 0, again.output
+    assert {r["measure"]: r["value"] for r in json.loads(again.output)["tiny/v0001"]} == landed
+
+
+def test_a_measure_past_its_threshold_fails_the_build_naming_value_and_bound(tmp_path):
+    cfg = load_preset("tiny")
+    gates = cfg.gates.model_copy(update={"measures": {**cfg.gates.measures, "language.user.distinct_sentences": 0.999}})
+    with pytest.raises(GateFailed, match=r"language.user.distinct_sentences = 0\.\d+ < min 0\.999"):
+        build_corpus(config=cfg.model_copy(update={"gates": gates}), home=str(tmp_path))
+    assert not (tmp_path / "releases" / "tiny").exists()

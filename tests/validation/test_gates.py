@@ -34,7 +34,8 @@ def test_clean_corpus_passes_every_expectation(corpus, con_for):
     report = gates(con_for, corpus)
     assert report.success, report.failure_message()
     assert [r.expectation for r in report.results][: len(INTEGRITY.checks)] == [c.name for c in INTEGRITY.checks]
-    assert {r.suite for r in report.results} == {"integrity", "coverage", "consistency", "leakage", "distribution"}
+    assert {r.suite for r in report.results} == {"integrity", "coverage", "consistency", "leakage", "distribution",
+                                                 "validity"}
     assert all(r.success and r.unexpected_count == 0 and r.sample == [] for r in report.results)
     assert report.summary()["failed"] == 0
     assert "PASS" in report.markdown()

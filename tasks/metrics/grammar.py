@@ -1,0 +1,110 @@
+"""The grammar check: does a sentence get a complete parse from Link Grammar (CMU's English grammar)?
+
+Link Grammar comes from Debian (`apt-get install link-grammar python3-link-grammar`; `.ci/run` and
+`make install` do it); a virtual environment without the module loads Debian's build from
+/usr/lib/python3/dist-packages/linkgrammar when the Python versions match. A complete parse is at least one
+valid linkage with no null link (no word left unlinked). Parses are deterministic: the same random seed
+for every sentence (`repeatable_rand`), at most `LINKAGE_LIMIT` linkages examined. A sentence longer
+than `MAX_WORDS` words is not parsed (counted as `too_long`); one whose parse runs past `MAX_PARSE_SECONDS`
+counts as `timed_out`; both are left out of the share and reported beside it. Without the module the
+measure is null and says why.
+"""
+
+from __future__ import annotations
+
+import atexit
+import functools
+import importlib
+import importlib.util
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tasks.metrics.text import fold
+
+LINKAGE_LIMIT = 1000
+MAX_WORDS = 60
+MAX_PARSE_SECONDS = 30
+DEBIAN_MODULE = Path("/usr/lib/python3/dist-packages/linkgrammar")
+DEBIAN_PYTHON = (3, 11)
+"""The Python Debian 12's python3-link-grammar is built for (its extension module's ABI)."""
+
+
+class GrammarUnavailable(RuntimeError):
+    """Link Grammar's Python module is not installed."""
+
+
+@functools.cache
+def _module():
+    try:
+        return importlib.import_module("linkgrammar")
+    except ImportError:
+        pass
+    init = DEBIAN_MODULE / "__init__.py"
+    if init.is_file() and sys.version_info[:2] == DEBIAN_PYTHON:  # Debian's build, loaded from where it lies
+        spec = importlib.util.spec_from_file_location("linkgrammar", init,
+                                                      submodule_search_locations=[str(DEBIAN_MODULE)])
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["linkgrammar"] = module
+        try:
+            spec.loader.exec_module(module)
+            return module
+        except ImportError:
+            del sys.modules["linkgrammar"]
+    raise GrammarUnavailable("Link Grammar is not installed (Debian: apt-get install link-grammar "
+                             "python3-link-grammar; `make install` and .ci/run do it)")
+
+
+def available() -> bool:
+    try:
+        _module()
+    except GrammarUnavailable:
+        return False
+    return True
+
+
+@functools.cache
+def _parser():
+    lg = _module()
+    atexit.register(_parser.cache_clear)  # free the dictionary before the bindings' module is torn down
+    lg.LG_Error.set_handler(lambda *_: None)  # the dictionary's locale notes are not the user's business
+    dictionary = lg.Dictionary("en")
+    options = lg.ParseOptions(min_null_count=0, max_null_count=0, linkage_limit=LINKAGE_LIMIT,
+                              repeatable_rand=True, max_parse_time=MAX_PARSE_SECONDS, verbosity=0)
+    return lg, dictionary, options
+
+
+def parses(sentence: str) -> bool | None:
+    """True when the sentence gets a complete parse; None when it is too long or the parse timed out."""
+    text = fold(sentence)
+    if len(text.split()) > MAX_WORDS:
+        return None
+    lg, dictionary, options = _parser()
+    try:
+        return len(lg.Sentence(text, dictionary, options).parse()) > 0
+    except lg.LG_TimerExhausted:
+        return None
+
+
+@dataclass
+class ParseTally:
+    """Complete parses among a sample of sentences."""
+
+    parsed: int = 0
+    checked: int = 0
+    skipped: int = 0
+    failures: list[str] = field(default_factory=list)
+
+    def add(self, sentence: str) -> None:
+        ok = parses(sentence)
+        if ok is None:
+            self.skipped += 1
+            return
+        self.checked += 1
+        self.parsed += ok
+        if not ok and len(self.failures) < 5:
+            self.failures.append(sentence)
+
+    @property
+    def share(self) -> float | None:
+        return self.parsed / self.checked if self.checked else None

@@ -1,0 +1,105 @@
+"""Question measures: how many ways items are asked, and how guessable their answers are.
+
+- `questions.templates`: distinct derivation templates (null for a benchmark without derivations).
+- `questions.skeletons`: distinct question skeletons (tasks/metrics/text.py: entities, numbers, dates masked).
+- `questions.top_template_share`: the largest share of items one template writes.
+- `questions.template_answer_share`: over templates with at least `MIN_TEMPLATE_ITEMS` items, the share of their
+  items that carry the template's most common answer (items weighted): a template whose answer is always "No"
+  scores 1.
+- `questions.yes_no_balance`: 1 - 2 |share of "yes" - 1/2| over the yes/no items: 1 balanced, 0 one-sided.
+- `questions.answer_entropy`: per characteristic, the entropy of its answers over the most it could be
+  (log of its item count), averaged over characteristics weighted by items.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from schemas.metrics import MeasureRow
+from schemas.metrics import measure_row as row
+from schemas.qa import Question
+from tasks.evaluate.baselines import is_yes_no, template_of
+from tasks.evaluate.text import normalize
+from tasks.metrics.corpus import PersonaCorpus
+from tasks.metrics.text import skeleton
+
+MIN_TEMPLATE_ITEMS = 5
+
+
+@dataclass
+class QuestionTally:
+    questions: list[Question] = field(default_factory=list)
+    skeletons: Counter = field(default_factory=Counter)
+
+    def add(self, corpus: PersonaCorpus) -> None:
+        names = corpus.known_names()
+        for q in corpus.questions:
+            self.questions.append(q)
+            self.skeletons[skeleton(q.question, names)] += 1
+
+    def rows(self) -> list[MeasureRow]:
+        qs = self.questions
+        if not qs:
+            return [row(f"questions.{m}", None, 0, b, note="no questions") for m, b in (
+                ("templates", "higher"), ("skeletons", "higher"), ("top_template_share", "lower"),
+                ("template_answer_share", "lower"), ("yes_no_balance", "higher"), ("answer_entropy", "higher"))]
+        derived = [q for q in qs if isinstance(q.derivation, dict) and q.derivation.get("template")]
+        templates = Counter(template_of(q) for q in qs)
+        top, top_n = templates.most_common(1)[0]
+        return [
+            row("questions.templates", len(templates) if derived else None, len(qs), "higher",
+                note="" if derived else "no derivation templates (an imported benchmark)"),
+            row("questions.skeletons", len(self.skeletons), len(qs), "higher",
+                {"top": [{"skeleton": s, "n": n} for s, n in self.skeletons.most_common(5)]}),
+            row("questions.top_template_share", top_n / len(qs) if derived else None, len(qs), "lower",
+                {"template": top, "items": top_n} if derived else {}, "" if derived else "no derivation templates"),
+            self._answer_share(qs),
+            self._yes_no(qs),
+            self._entropy(qs),
+        ]
+
+    def _answer_share(self, qs: list[Question]) -> MeasureRow:
+        by_template: dict[str, Counter] = defaultdict(Counter)
+        for q in qs:
+            by_template[template_of(q)][normalize(q.answer)] += 1
+        sized = {t: c for t, c in by_template.items() if sum(c.values()) >= MIN_TEMPLATE_ITEMS}
+        items = sum(sum(c.values()) for c in sized.values())
+        top = sum(c.most_common(1)[0][1] for c in sized.values())
+        fixed = sorted(t for t, c in sized.items() if len(c) == 1)
+        return row("questions.template_answer_share", top / items if items else None, items, "lower",
+                   {"templates": len(sized), "one_answer_templates": fixed[:20]},
+                   "" if items else f"no template with {MIN_TEMPLATE_ITEMS} items")
+
+    def _yes_no(self, qs: list[Question]) -> MeasureRow:
+        yn = [q for q in qs if is_yes_no(q)]
+        if not yn:
+            return row("questions.yes_no_balance", None, 0, "higher", note="no yes/no items")
+        yes = sum(normalize(q.answer) == "yes" for q in yn) / len(yn)
+        by_char: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        for q in yn:
+            for c in q.characteristics:
+                by_char[c][0] += normalize(q.answer) == "yes"
+                by_char[c][1] += 1
+        return row("questions.yes_no_balance", 1 - 2 * abs(yes - 0.5), len(yn), "higher",
+                   {"yes_share": round(yes, 4), "by_characteristic": {c: round(y / n, 4) for c, (y, n) in
+                                                                     sorted(by_char.items())}})
+
+    def _entropy(self, qs: list[Question]) -> MeasureRow:
+        by_char: dict[str, Counter] = defaultdict(Counter)
+        for q in qs:
+            for c in q.characteristics:
+                by_char[c][normalize(q.answer)] += 1
+        scores, total = {}, 0
+        weighted = 0.0
+        for c, answers in sorted(by_char.items()):
+            n = sum(answers.values())
+            if n < 2:
+                continue
+            h = -sum(k / n * math.log(k / n) for k in answers.values())
+            scores[c] = round(h / math.log(n), 4)
+            weighted += scores[c] * n
+            total += n
+        return row("questions.answer_entropy", weighted / total if total else None, total, "higher",
+                   {"by_characteristic": scores}, "" if total else "too few items per characteristic")
