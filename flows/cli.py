@@ -388,7 +388,7 @@ def metrics(
     home: HomeOpt = DEFAULT_HOME,
 ) -> None:
     """Validity measures (language, facts, coherence, questions, difficulty) of releases beside references: one
-    row per measure, one column per corpus, then what the baselines say about each corpus."""
+    row per measure, one column per corpus and the default gate, then what the baselines say about each corpus."""
     from tasks.metrics import report
     from warehouse.measures import load_reference, measure_ref
     from warehouse.paths import Layout
@@ -413,14 +413,15 @@ def metrics(
                                    for ref, rows in measured.items()} | (
             {f"{bundled_ref['name']} (bundled)": bundled_ref["rows"]} if bundled_ref else {})))
         return
+    gates = report.default_thresholds()
     if fmt == "markdown":
-        out.print(report.markdown(columns, categories=categories), highlight=False, soft_wrap=True)
+        out.print(report.markdown(columns, gates, categories, "default gate"), highlight=False, soft_wrap=True)
     else:
-        table = Table("", *columns)
+        table = Table("", *columns, "default gate")
         table.add_column("measure", no_wrap=True, min_width=44)
         table.columns.insert(0, table.columns.pop())
-        for row in report.table_rows(columns, categories=categories):
-            table.add_row(*row[:-1])
+        for row in report.table_rows(columns, gates, categories):
+            table.add_row(*row)
         out.print(table)
     for ref, rows in measured.items():
         found = report.verdicts(rows)

@@ -240,13 +240,12 @@ STATS_VERSION = 1
 def corpus_fingerprint(config: BuildConfig, land_keys: dict[str, str]) -> str:
     """The key of a run's corpus figures (flows/build.py `measure`): the landing keys of its personas (equal
     keys, equal partitions), the config (the stats read settings such as the dialogue window), the domain
-    pack, and the code computing the figures."""
+    pack, and the code computing the figures and the validity measures (with warehouse/measures.py, their
+    reader)."""
     release = Path(__file__).resolve().parent.parent / "warehouse" / "release.py"
     parts = {"version": STATS_VERSION, "landings": sorted(land_keys.items()), "config": config.config_hash(),
              "pack": pack_digest(config), "release": hashlib.sha256(release.read_bytes()).hexdigest(),
              "code": [code_digest(m) for m in ("tasks.memory_need", "tasks.chunking", "tasks.companion.context",
-                                               "tasks.metrics", "tasks.metrics.language", "tasks.metrics.coherence",
-                                               "tasks.metrics.facts", "tasks.metrics.questions",
-                                               "tasks.metrics.difficulty")],
+                                               "tasks.metrics")],  # the measures' closure: tasks/metrics/*
              "measures": hashlib.sha256((release.parent / "measures.py").read_bytes()).hexdigest()}
     return f"corpus-{_digest(parts)[:40]}"

@@ -50,7 +50,7 @@ def measure_names() -> tuple[str, ...]:
     names += [f"facts.{m}" for m in ("verbatim_mentions", "mentions_per_fact", "multi_turn_facts", "pattern_recall")]
     names += [f"questions.{m}" for m in ("templates", "skeletons", "top_template_share", "template_answer_share",
                                          "yes_no_balance", "answer_entropy")]
-    names += ["difficulty.chance"]
+    names += ["difficulty.chance"] + [f"difficulty.chance.{c}" for c in ALL_CATEGORIES]
     for b in BASELINES:
         names += [f"difficulty.{b}"] + [f"difficulty.{b}.{c}" for c in ALL_CATEGORIES]
         names += [f"difficulty.{b}.{k}" for k in VALUE_KINDS] if b in VALUE_BASELINES else []

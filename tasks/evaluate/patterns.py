@@ -3,8 +3,10 @@
 It reads a persona's user turns in order and extracts statements of the form holder / attribute / value
 with generic English patterns (written from English, not from any narrator's phrase banks):
 
-- possessive copula: "my new employer is X", "Kwame's news is X", "our home is now X";
+- possessive copula: "my new employer is X", "Kwame's news is X", "our home is now X", "my doctor turned
+  into X", "my last trip: X";
 - inverted copula: "X is my employer", "X, that's my news now";
+- apposition: "my neighbour Kim Tanaka" (Kim Tanaka's relationship is neighbour);
 - first person: "I work at X", "I live in X", "I moved to X", "I started reading X", "I'm a nurse";
 - third person: "Ana works at X", "Ana moved to X".
 

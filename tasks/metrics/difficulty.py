@@ -115,9 +115,10 @@ class DifficultyTally:
         for item in self.items:
             item.results["answer_prior"] = correct(item.question, prior.get(item.question.question_id, ""))
         categories = sorted({i.question.category for i in self.items})
-        out = [row("difficulty.chance", _mean(i.chance for i in self.items), len(self.items), "none",
-                   {"by_category": {c: _mean(i.chance for i in self.items if i.question.category == c)
-                                    for c in categories}})]
+        out = [row("difficulty.chance", _mean(i.chance for i in self.items), len(self.items), "none")]
+        for c in categories:
+            mine = [i.chance for i in self.items if i.question.category == c]
+            out.append(row(f"difficulty.chance.{c}", _mean(mine), len(mine), "none"))
         for system in BASELINES:
             out += self._baseline(system, categories)
         return out

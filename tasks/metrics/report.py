@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from schemas.metrics import BASELINES, MeasureBound, MeasureRow, bounds, direction, measure_names
+from schemas.metrics import BASELINES, DEFAULT_MEASURE_GATES, MeasureBound, MeasureRow, bounds, direction, measure_names
 from schemas.qa import ALL_CATEGORIES
 
 _ORDER = {name: i for i, name in enumerate(measure_names())}
@@ -59,21 +59,27 @@ def _is_category_row(measure: str) -> bool:
 
 def table_rows(columns: dict[str, dict[str, float | None]], thresholds: dict[str, str] | None = None,
                categories: bool = True) -> list[list[str]]:
-    """[measure, better, one value per column, threshold] for every measure any column has."""
+    """[measure, better, one value per column(, threshold when `thresholds` is given)] for every measure any
+    column has."""
     names = sorted({m for values in columns.values() for m in values}, key=lambda m: (_ORDER.get(m, 10**6), m))
     out = []
     for m in names:
         if not categories and _is_category_row(m):
             continue
-        out.append([m, {"higher": "↑", "lower": "↓"}.get(direction(m), "")]
-                   + [_fmt(values.get(m)) for values in columns.values()] + [(thresholds or {}).get(m, "")])
+        row = [m, {"higher": "↑", "lower": "↓"}.get(direction(m), "")] + [_fmt(v.get(m)) for v in columns.values()]
+        out.append(row + ([thresholds.get(m, "")] if thresholds is not None else []))
     return out
 
 
+def default_thresholds() -> dict[str, str]:
+    """The default `[gates.measures]` thresholds as text (`>= 0.5`)."""
+    return {m: threshold_text(m, t) for m, t in DEFAULT_MEASURE_GATES.items()}
+
+
 def markdown(columns: dict[str, dict[str, float | None]], thresholds: dict[str, str] | None = None,
-             categories: bool = True) -> str:
+             categories: bool = True, threshold_label: str = "threshold") -> str:
     """A markdown table: a row per measure, a column per corpus (↑ higher is more natural or harder to game)."""
-    head = ["measure", "", *columns, "threshold"]
+    head = ["measure", "", *columns] + ([threshold_label] if thresholds is not None else [])
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(r) + " |" for r in table_rows(columns, thresholds, categories)]
     return "\n".join(lines)
@@ -84,11 +90,13 @@ def difficulty_matrix(values: dict[str, float | None]) -> str:
     cats = [c for c in ALL_CATEGORIES if any(values.get(f"difficulty.{b}.{c}") is not None for b in BASELINES)]
     if not cats:
         return ""
-    head = ["category", *BASELINES]
+    head = ["category", "chance", *BASELINES]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for c in cats:
-        lines.append("| " + " | ".join([c] + [_fmt(values.get(f"difficulty.{b}.{c}")) for b in BASELINES]) + " |")
-    lines.append("| **all** | " + " | ".join(_fmt(values.get(f"difficulty.{b}")) for b in BASELINES) + " |")
+        lines.append("| " + " | ".join([c] + [_fmt(values.get(f"difficulty.{b}.{c}")) for b in ("chance", *BASELINES)])
+                     + " |")
+    lines.append("| **all** | " + " | ".join(_fmt(values.get(f"difficulty.{b}")) for b in ("chance", *BASELINES))
+                 + " |")
     return "\n".join(lines)
 
 
@@ -104,10 +112,10 @@ def card_section(measures: dict[str, Any]) -> str:
              "How natural the text reads and how much of the benchmark systems without memory solve "
              "(`lifeloom metrics`; tasks/metrics/). ↑: higher is better, ↓: lower is better; the threshold is "
              "the release gate. Per-category baseline scores are in `measures.parquet`.", "",
-             markdown(columns, measures.get("thresholds"), categories=False), ""]
+             markdown(columns, measures.get("thresholds") or {}, categories=False), ""]
     matrix = difficulty_matrix(measures["values"])
     if matrix:
-        lines += ["Baseline accuracy by category (chance: `difficulty.chance`):", "", matrix, ""]
+        lines += ["Baseline accuracy by category, beside what a guess scores (chance):", "", matrix, ""]
     found = measures.get("verdicts") or []
     lines += (["**Not measuring memory:**", ""] + [f"- {v}" for v in found] + [""]) if found else []
     return "\n".join(lines) + "\n"

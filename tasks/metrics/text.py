@@ -31,6 +31,7 @@ _LIST_MARK = re.compile(r"^(?:[#>*•|-]+|\d{1,2}[.)])\s*")
 _EMPHASIS = re.compile(r"\*\*|__|`")
 
 
+@functools.lru_cache(maxsize=1 << 16)  # generated corpora repeat their sentences; every measure folds them
 def fold(text: str) -> str:
     """Curly quotes, dashes and ellipses as ASCII; spaces collapsed."""
     return _SPACES.sub(" ", unicodedata.normalize("NFC", text).translate(_FOLD)).strip()
@@ -65,6 +66,7 @@ def _heading(text: str) -> bool:
     return not text.rstrip().endswith((".", "!", "?", '"')) and all(w[0].isupper() for w in words if len(w) > 3)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def normal(sentence: str) -> str:
     """The form two sentences must share to count as the same sentence."""
     return fold(sentence).lower()
@@ -90,6 +92,7 @@ def mask_names(text: str, names: tuple[str, ...]) -> str:
     return text
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def skeleton(sentence: str, names: tuple[str, ...] = ()) -> str:
     """The sentence with entities, numbers and dates masked (see the module doc)."""
     tokens = _TOKEN.findall(mask_names(fold(sentence), names))

@@ -174,6 +174,10 @@ def test_release_is_measured_gated_and_carded(tiny):
                                      "--no-bundled-reference"])
     assert again.exit_code == 0, again.output
     assert {r["measure"]: r["value"] for r in json.loads(again.output)["tiny/v0001"]} == landed
+    from prefect.artifacts import Artifact
+
+    artifact = Artifact.get("validity-measures")  # the Prefect UI's view of the freeze
+    assert artifact is not None and "tiny/v0001" in artifact.data and "RHELM excerpt" in artifact.data
 
 
 def test_a_measure_past_its_threshold_fails_the_build_naming_value_and_bound(tmp_path):
