@@ -152,3 +152,16 @@ def to_arrow(table: str, rows: list[BaseModel], run_id: str) -> pa.Table:
     spec = TABLES[table]
     records = [to_record(r, run_id) for r in rows]
     return pa.Table.from_pylist(records, schema=spec.arrow_schema)
+
+
+def from_records(model: type[BaseModel], records: list[dict[str, Any]]) -> list[BaseModel]:
+    """Rows read back from a table (dicts of its columns) as `model`s: JSON columns parsed, nulls left to the
+    model's defaults."""
+    json_cols = [c for c in model.model_fields if is_json_column(model, c)]
+    out = []
+    for rec in records:
+        for c in json_cols:
+            if isinstance(rec.get(c), str):
+                rec[c] = json.loads(rec[c])
+        out.append(model.model_validate({k: v for k, v in rec.items() if v is not None}))
+    return out

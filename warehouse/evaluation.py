@@ -30,7 +30,7 @@ from schemas.companion import ChatProbe, PortraitSlot, ProfileClaim
 from schemas.corpus import Chunk, Turn
 from schemas.eval import EvalResult
 from schemas.qa import Evidence, Question
-from schemas.tables import is_json_column, to_arrow
+from schemas.tables import from_records, to_arrow
 from schemas.world import Fact
 from warehouse.parquet import write_parquet
 
@@ -59,14 +59,7 @@ def _rows(con: duckdb.DuckDBPyConnection, path: Path, table: str, model: type[Ba
         raise ValueError(f"release {path} has no {table}.parquet")
     cols = ", ".join(f'"{c}"' for c in model.model_fields)
     records = con.sql(f"select {cols} from read_parquet($f)", params={"f": str(file)}).to_arrow_table().to_pylist()
-    json_cols = [c for c in model.model_fields if is_json_column(model, c)]
-    out = []
-    for rec in records:
-        for c in json_cols:
-            if isinstance(rec[c], str):
-                rec[c] = json.loads(rec[c])
-        out.append(model.model_validate({k: v for k, v in rec.items() if v is not None}))
-    return out
+    return from_records(model, records)
 
 
 def load_release(path: Path) -> ReleaseData:

@@ -18,7 +18,7 @@ from pydantic import BaseModel
 from schemas.corpus import Bullet, Chunk, Document, Turn
 from schemas.metrics import MeasureRow
 from schemas.qa import Evidence, Question
-from schemas.tables import TABLES, is_json_column
+from schemas.tables import TABLES, from_records
 from schemas.world import Event, Fact, Plan, WorldEntity
 from tasks.metrics.corpus import PersonaCorpus
 from warehouse.catalog import _DUCK_TYPES, _quote
@@ -54,14 +54,7 @@ def _models(con: duckdb.DuckDBPyConnection, table: str, model: type[BaseModel], 
                           params={"r": run_id, "p": persona_id}).to_arrow_table().to_pylist()
     except duckdb.CatalogException:
         return []
-    json_cols = [c for c in model.model_fields if is_json_column(model, c)]
-    out = []
-    for rec in records:
-        for c in json_cols:
-            if isinstance(rec[c], str):
-                rec[c] = json.loads(rec[c])
-        out.append(model.model_validate({k: v for k, v in rec.items() if v is not None}))
-    return out
+    return from_records(model, records)
 
 
 def _zone(profile: str | None) -> zoneinfo.ZoneInfo | None:
