@@ -31,11 +31,12 @@ class MeasureRow(BaseModel):
     note: str = Field("", description="why the value is null, or what it rests on")
 
 
-def measure_row(measure: str, value: float | None, n: int, better: str, detail: dict[str, Any] | None = None,
+def measure_row(measure: str, value: float | None, n: int, detail: dict[str, Any] | None = None,
                 note: str = "") -> MeasureRow:
-    """A MeasureRow, its group read from the name's first part, its value rounded to four places."""
+    """A MeasureRow: its group the name's first part, its direction `direction(measure)`, its value rounded to
+    four places."""
     return MeasureRow(measure=measure, group=measure.split(".", 1)[0],
-                      value=None if value is None else round(float(value), 4), n=n, better=better,
+                      value=None if value is None else round(float(value), 4), n=n, better=direction(measure),
                       detail=detail or {}, note=note)
 
 

@@ -60,8 +60,12 @@ def table_source(layout: Layout, table: str, run_id: str | None = None) -> str:
     where = source_glob(layout, table, run_id)
     if glob.glob(where, recursive=True):
         return f"select * from read_parquet({_quote(where)}, union_by_name = true)"
-    schema = TABLES[table].arrow_schema
-    cols = ", ".join(f"cast(null as {_DUCK_TYPES[f.type]}) as {f.name}" for f in schema)
+    return empty_relation(table)
+
+
+def empty_relation(table: str) -> str:
+    """SQL for no rows of `table`, with the contract's columns and types."""
+    cols = ", ".join(f"cast(null as {_DUCK_TYPES[f.type]}) as {f.name}" for f in TABLES[table].arrow_schema)
     return f"select {cols} where false"
 
 

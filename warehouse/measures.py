@@ -21,7 +21,8 @@ from schemas.qa import Evidence, Question
 from schemas.tables import TABLES, from_records
 from schemas.world import Event, Fact, Plan, WorldEntity
 from tasks.metrics.corpus import PersonaCorpus
-from warehouse.catalog import _DUCK_TYPES, _quote
+from warehouse.catalog import _quote as quote
+from warehouse.catalog import empty_relation
 
 _LISTS = {"turns": Turn, "documents": Document, "chunks": Chunk, "bullets": Bullet, "events": Event, "plans": Plan,
           "facts": Fact, "entities": WorldEntity, "questions": Question, "evidence": Evidence}
@@ -33,13 +34,10 @@ def release_session(path: Path) -> tuple[duckdb.DuckDBPyConnection, str]:
     views for tables the release lacks) and the release's run id."""
     manifest = json.loads((path / "manifest.json").read_text())
     con = duckdb.connect()
-    for table, spec in TABLES.items():
+    for table in TABLES:
         file = path / f"{table}.parquet"
-        if file.is_file():
-            con.execute(f"create view {table} as select * from read_parquet({_quote(str(file))})")
-        else:
-            cols = ", ".join(f"cast(null as {_DUCK_TYPES[f.type]}) as {f.name}" for f in spec.arrow_schema)
-            con.execute(f"create view {table} as select {cols} where false")
+        source = f"select * from read_parquet({quote(str(file))})" if file.is_file() else empty_relation(table)
+        con.execute(f"create view {table} as {source}")
     return con, manifest["run_id"]
 
 

@@ -176,23 +176,23 @@ class CoherenceTally:
         out = []
         for role, (multi, single, bodies, linked) in self.turns.items():
             none = "" if multi else f"no multi-sentence {role} turns"
-            out.append(row(f"coherence.{role}.connected_turns", linked / bodies if bodies else None, bodies, "higher",
+            out.append(row(f"coherence.{role}.connected_turns", linked / bodies if bodies else None, bodies,
                            note=none))
             out.append(row(f"coherence.{role}.single_intent_turns", single / multi if multi else None, multi,
-                           "higher", note=none))
+                           note=none))
         out.append(row("coherence.user.restating_followups",
-                       self.restating / self.followups if self.followups else None, self.followups, "lower",
+                       self.restating / self.followups if self.followups else None, self.followups,
                        {"examples": self.restating_examples}, "" if self.followups else "no follow-up user turns"))
         no_world = "" if self.has_events else "needs the world's events (not in this corpus)"
         out.append(row("coherence.repeat_announcements",
                        self.repeating_sessions / self.announcing_sessions if self.announcing_sessions else None,
-                       self.announcing_sessions, "lower", {"examples": self.repeat_examples},
+                       self.announcing_sessions, {"examples": self.repeat_examples},
                        no_world or ("" if self.announcing_sessions else "no session announces an event")))
         out.append(row("coherence.greetings_against_time", self.mistimed / self.greetings if self.greetings else None,
-                       self.greetings, "lower", {"mistimed": self.mistimed, "examples": self.mistimed_examples},
+                       self.greetings, {"mistimed": self.mistimed, "examples": self.mistimed_examples},
                        "" if self.greetings else "no greetings"))
         out.append(row("coherence.unrelated_senders", self.unrelated / self.event_emails if self.event_emails else None,
-                       self.event_emails, "lower", {"examples": self.unrelated_examples},
+                       self.event_emails, {"examples": self.unrelated_examples},
                        no_world or ("" if self.event_emails else "no email is linked to an event")))
         return out
 

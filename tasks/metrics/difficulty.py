@@ -108,37 +108,35 @@ class DifficultyTally:
 
     def rows(self) -> list[MeasureRow]:
         if not self.items:
-            return [row("difficulty.chance", None, 0, "none", note="no questions")] + [
-                row(f"difficulty.{b}", None, 0, "none" if b in CEILING else "lower", note="no questions")
+            return [row("difficulty.chance", None, 0, note="no questions")] + [
+                row(f"difficulty.{b}", None, 0, note="no questions")
                 for b in BASELINES]
         prior = answer_prior([i.question for i in self.items])
         for item in self.items:
             item.results["answer_prior"] = correct(item.question, prior.get(item.question.question_id, ""))
         categories = sorted({i.question.category for i in self.items})
-        out = [row("difficulty.chance", _mean(i.chance for i in self.items), len(self.items), "none")]
+        out = [row("difficulty.chance", _mean(i.chance for i in self.items), len(self.items))]
         for c in categories:
             mine = [i.chance for i in self.items if i.question.category == c]
-            out.append(row(f"difficulty.chance.{c}", _mean(mine), len(mine), "none"))
+            out.append(row(f"difficulty.chance.{c}", _mean(mine), len(mine)))
         for system in BASELINES:
             out += self._baseline(system, categories)
         return out
 
     def _baseline(self, system: str, categories: list[str]) -> list[MeasureRow]:
-        better = "none" if system in CEILING else "lower"
         scored = [i for i in self.items if system in i.results]
-        rows = [self._row(f"difficulty.{system}", system, scored, better)]
+        rows = [self._row(f"difficulty.{system}", system, scored)]
         for c in categories:
             rows.append(self._row(f"difficulty.{system}.{c}", system,
-                                  [i for i in scored if i.question.category == c], better))
+                                  [i for i in scored if i.question.category == c]))
         if system in VALUE_BASELINES:
             for kind in VALUE_KINDS:
-                rows.append(self._row(f"difficulty.{system}.{kind}", system, [i for i in scored if i.kind == kind],
-                                      better))
+                rows.append(self._row(f"difficulty.{system}.{kind}", system, [i for i in scored if i.kind == kind]))
         return rows
 
-    def _row(self, name: str, system: str, items: list[_Item], better: str) -> MeasureRow:
+    def _row(self, name: str, system: str, items: list[_Item]) -> MeasureRow:
         if not items:
-            return row(name, None, 0, better, note="no items" if system not in QUESTION_ONLY else "no MCQ items")
+            return row(name, None, 0, note="no items" if system not in QUESTION_ONLY else "no MCQ items")
         accuracy = _mean(i.results[system] for i in items)
         base = _mean(i.chance for i in items)
         note = ""
@@ -147,7 +145,7 @@ class DifficultyTally:
                 "answerable by keyword retrieval and copying" if system == "bm25_copy"
                 else "answerable by surface patterns")
             note = f"far above chance ({accuracy:.2f} vs {base:.2f}): {why}"
-        return row(name, accuracy, len(items), better, {"chance": round(base, 4)}, note)
+        return row(name, accuracy, len(items), {"chance": round(base, 4)}, note)
 
 
 def _mean(values) -> float:

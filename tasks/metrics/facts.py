@@ -90,13 +90,13 @@ class FactTally:
         none = "" if self.facts else "needs the world's facts (not in this corpus)"
         return [
             row("facts.verbatim_mentions", self.verbatim / self.mentions if self.mentions else None, self.mentions,
-                "lower", {"by_mode": dict(sorted(self.by_mode.items()))},
+                {"by_mode": dict(sorted(self.by_mode.items()))},
                 none or ("" if self.mentions else "no mentions")),
-            row("facts.mentions_per_fact", self.mentions / self.facts if self.facts else None, self.facts, "none",
+            row("facts.mentions_per_fact", self.mentions / self.facts if self.facts else None, self.facts,
                 note=none),
             row("facts.multi_turn_facts", self.multi_turn / self.turn_facts if self.turn_facts else None,
-                self.turn_facts, "higher", note=none or ("" if self.turn_facts else "no turn mentions a fact")),
-            row("facts.pattern_recall", self.recovered / self.stated if self.stated else None, self.stated, "lower",
+                self.turn_facts, note=none or ("" if self.turn_facts else "no turn mentions a fact")),
+            row("facts.pattern_recall", self.recovered / self.stated if self.stated else None, self.stated,
                 {"missed_examples": self.missed_examples},
                 none or ("" if self.stated else "no user turn states a fact")),
         ]

@@ -79,18 +79,18 @@ class LanguageTally:
         for role, t in self.roles.items():
             out += [self._distinct(role, t), self._skeletons(role, t), self._cross(role, t), self._grammar(role, t),
                     _row(f"language.{role}.words_per_sentence", t.words / t.sentences if t.sentences else None,
-                         t.sentences, "none", note="" if t.sentences else f"no {role} sentences")]
+                         t.sentences, note="" if t.sentences else f"no {role} sentences")]
         return out
 
     def _distinct(self, role: str, t: _RoleTally) -> MeasureRow:
         value = len(t.forms) / t.sentences if t.sentences else None
-        return _row(f"language.{role}.distinct_sentences", value, t.sentences, "higher",
+        return _row(f"language.{role}.distinct_sentences", value, t.sentences,
                     {"distinct": len(t.forms)}, "" if t.sentences else f"no {role} sentences")
 
     def _skeletons(self, role: str, t: _RoleTally) -> MeasureRow:
         repeated = [(s, n) for s, n in t.skeletons.most_common(TOP_SKELETONS) if n > 1]
         value = sum(n for _, n in repeated) / t.sentences if t.sentences else None
-        return _row(f"language.{role}.top50_skeleton_share", value, t.sentences, "lower",
+        return _row(f"language.{role}.top50_skeleton_share", value, t.sentences,
                     {"skeletons": len(t.skeletons), "top": [{"skeleton": s, "n": n} for s, n in repeated[:10]]},
                     "" if t.sentences else f"no {role} sentences")
 
@@ -99,18 +99,18 @@ class LanguageTally:
         personas = {p for p in t.owner.values() if p != "*"}
         shared = sum(n for h, n in t.eligible.items() if t.owner.get(h) == "*")
         if not eligible or (len(personas) < 2 and not shared):
-            return _row(f"language.{role}.cross_persona_share", None, eligible, "lower",
+            return _row(f"language.{role}.cross_persona_share", None, eligible,
                         note="needs sentences from at least two personas")
-        return _row(f"language.{role}.cross_persona_share", shared / eligible, eligible, "lower")
+        return _row(f"language.{role}.cross_persona_share", shared / eligible, eligible)
 
     def _grammar(self, role: str, t: _RoleTally) -> MeasureRow:
         name = f"language.{role}.complete_parses"
         if not grammar.available():
-            return _row(name, None, 0, "higher", note="Link Grammar is not installed")
+            return _row(name, None, 0, note="Link Grammar is not installed")
         tally = grammar.ParseTally()
         for _, sentence in sorted(t.sample, reverse=True):  # by digest: a fixed order for a fixed sample
             tally.add(sentence)
-        return _row(name, tally.share, tally.checked, "higher",
+        return _row(name, tally.share, tally.checked,
                     {"sampled": len(t.sample), "skipped": tally.skipped, "unparsed_examples": tally.failures},
                     "" if tally.checked else f"no {role} sentences")
 

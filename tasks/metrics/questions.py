@@ -42,18 +42,18 @@ class QuestionTally:
     def rows(self) -> list[MeasureRow]:
         qs = self.questions
         if not qs:
-            return [row(f"questions.{m}", None, 0, b, note="no questions") for m, b in (
-                ("templates", "higher"), ("skeletons", "higher"), ("top_template_share", "lower"),
-                ("template_answer_share", "lower"), ("yes_no_balance", "higher"), ("answer_entropy", "higher"))]
+            return [row(f"questions.{m}", None, 0, note="no questions") for m in (
+                "templates", "skeletons", "top_template_share", "template_answer_share", "yes_no_balance",
+                "answer_entropy")]
         derived = [q for q in qs if isinstance(q.derivation, dict) and q.derivation.get("template")]
         templates = Counter(template_of(q) for q in qs)
         top, top_n = templates.most_common(1)[0]
         return [
-            row("questions.templates", len(templates) if derived else None, len(qs), "higher",
+            row("questions.templates", len(templates) if derived else None, len(qs),
                 note="" if derived else "no derivation templates (an imported benchmark)"),
-            row("questions.skeletons", len(self.skeletons), len(qs), "higher",
+            row("questions.skeletons", len(self.skeletons), len(qs),
                 {"top": [{"skeleton": s, "n": n} for s, n in self.skeletons.most_common(5)]}),
-            row("questions.top_template_share", top_n / len(qs) if derived else None, len(qs), "lower",
+            row("questions.top_template_share", top_n / len(qs) if derived else None, len(qs),
                 {"template": top, "items": top_n} if derived else {}, "" if derived else "no derivation templates"),
             self._answer_share(qs),
             self._yes_no(qs),
@@ -68,21 +68,21 @@ class QuestionTally:
         items = sum(sum(c.values()) for c in sized.values())
         top = sum(c.most_common(1)[0][1] for c in sized.values())
         fixed = sorted(t for t, c in sized.items() if len(c) == 1)
-        return row("questions.template_answer_share", top / items if items else None, items, "lower",
+        return row("questions.template_answer_share", top / items if items else None, items,
                    {"templates": len(sized), "one_answer_templates": fixed[:20]},
                    "" if items else f"no template with {MIN_TEMPLATE_ITEMS} items")
 
     def _yes_no(self, qs: list[Question]) -> MeasureRow:
         yn = [q for q in qs if is_yes_no(q)]
         if not yn:
-            return row("questions.yes_no_balance", None, 0, "higher", note="no yes/no items")
+            return row("questions.yes_no_balance", None, 0, note="no yes/no items")
         yes = sum(normalize(q.answer) == "yes" for q in yn) / len(yn)
         by_char: dict[str, list[int]] = defaultdict(lambda: [0, 0])
         for q in yn:
             for c in q.characteristics:
                 by_char[c][0] += normalize(q.answer) == "yes"
                 by_char[c][1] += 1
-        return row("questions.yes_no_balance", 1 - 2 * abs(yes - 0.5), len(yn), "higher",
+        return row("questions.yes_no_balance", 1 - 2 * abs(yes - 0.5), len(yn),
                    {"yes_share": round(yes, 4), "by_characteristic": {c: round(y / n, 4) for c, (y, n) in
                                                                      sorted(by_char.items())}})
 
@@ -101,5 +101,5 @@ class QuestionTally:
             scores[c] = round(h / math.log(n), 4)
             weighted += scores[c] * n
             total += n
-        return row("questions.answer_entropy", weighted / total if total else None, total, "higher",
+        return row("questions.answer_entropy", weighted / total if total else None, total,
                    {"by_characteristic": scores}, "" if total else "too few items per characteristic")

@@ -21,16 +21,16 @@ def validity(report):
 
 
 def test_verdict_names_value_and_threshold():
-    low = measure_row("language.assistant.distinct_sentences", 0.01, 500, "higher")
+    low = measure_row("language.assistant.distinct_sentences", 0.01, 500)
     assert verdict(low, 0.012, 20) == (False, "language.assistant.distinct_sentences = 0.01 < min 0.012")
-    high = measure_row("difficulty.answer_prior", 0.5, 100, "lower")
+    high = measure_row("difficulty.answer_prior", 0.5, 100)
     assert verdict(high, 0.42, 20) == (False, "difficulty.answer_prior = 0.5 > max 0.42")
     assert verdict(high, 0.6, 20) == (True, "difficulty.answer_prior")
-    assert verdict(measure_row("difficulty.answer_prior", 0.9, 5, "lower"), 0.42, 20)[0] is None  # too few
-    assert verdict(measure_row("difficulty.answer_prior", None, 500, "lower"), 0.42, 20)[0] is None
+    assert verdict(measure_row("difficulty.answer_prior", 0.9, 5), 0.42, 20)[0] is None  # too few
+    assert verdict(measure_row("difficulty.answer_prior", None, 500), 0.42, 20)[0] is None
     from schemas.metrics import MeasureBound
 
-    assert verdict(measure_row("difficulty.chance", 0.3, 50, "none"), MeasureBound(min=0.1, max=0.2), 20)[0] is False
+    assert verdict(measure_row("difficulty.chance", 0.3, 50), MeasureBound(min=0.1, max=0.2), 20)[0] is False
 
 
 def test_clean_corpus_is_measured_when_no_measures_landed(corpus):
@@ -40,10 +40,10 @@ def test_clean_corpus_is_measured_when_no_measures_landed(corpus):
 
 
 def test_landed_measures_fail_their_thresholds_with_a_readable_sample(corpus):
-    rows = [measure_row("language.assistant.distinct_sentences", 0.005, 900, "higher"),
-            measure_row("language.user.distinct_sentences", 0.99, 900, "higher"),
-            measure_row("difficulty.answer_prior", 0.61, 300, "lower"),
-            measure_row("difficulty.bm25_copy", 0.99, 4, "lower")]  # too few items: not gated
+    rows = [measure_row("language.assistant.distinct_sentences", 0.005, 900),
+            measure_row("language.user.distinct_sentences", 0.99, 900),
+            measure_row("difficulty.answer_prior", 0.61, 300),
+            measure_row("difficulty.bm25_copy", 0.99, 4)]  # too few items: not gated
     runs = {"r1": corpus | {"measures": rows}}
     report = run_gates(connect(runs, GATE_TABLES + ("measures",)), "r1", config=GATE_CONFIG)
     found = validity(report)
