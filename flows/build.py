@@ -22,6 +22,7 @@ from schemas.audit import GateResult
 from schemas.config import BuildConfig
 from schemas.metrics import MeasureRow
 from schemas.release import Manifest, ReleaseRecord, RunRecord
+from schemas.secrets import clip
 from schemas.tables import CORPUS_TABLES, RELEASE_TABLES, TABLES
 from tasks import profile
 from tasks.domains import pack_for
@@ -456,7 +457,7 @@ def _sum_counts(per_persona) -> dict[str, int]:
 def _finish(layout: Layout, run: RunRecord, status: str, message: str, counts: dict[str, int],
             report: GateReport | None, record: ReleaseRecord | None) -> None:
     """Record the run's end, refresh the catalog and publish the build summary artifact."""
-    done = run.model_copy(update={"status": status, "message": message[:2000], "finished_at": release.utc_now()})
+    done = run.model_copy(update={"status": status, "message": clip(message, 2000), "finished_at": release.utc_now()})
     record_run(layout, done)
     refresh_catalog(layout)
     con = session(layout, run.run_id)

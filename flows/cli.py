@@ -32,8 +32,10 @@ EXAMPLE_QUERIES = (
 
 
 def fail(message: str, code: int = 2) -> None:
-    """One clear message on stderr and a non-zero exit."""
-    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+    """One clear message on stderr (redacted: it may quote a provider's answer) and a non-zero exit."""
+    from schemas.secrets import redact
+
+    err.print(f"[bold red]error:[/] {escape(redact(message))}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -147,7 +149,7 @@ def sql(
     """Run a query against the warehouse catalog and print the result."""
     import duckdb
 
-    from warehouse.catalog import CatalogMissing, open_catalog
+    from warehouse.catalog import CatalogMissing, QueryRefused, check_query, open_query_session
     from warehouse.paths import Layout
 
     if not query.strip():
@@ -155,8 +157,9 @@ def sql(
     if fmt not in ("table", "csv", "json"):
         fail(f"unknown --format {fmt!r}; use table, csv or json")
     try:
-        con = open_catalog(Layout(home.expanduser().absolute()))
-    except CatalogMissing as exc:
+        check_query(query)
+        con = open_query_session(Layout(home.expanduser().absolute()))
+    except (CatalogMissing, QueryRefused) as exc:
         fail(str(exc))
     try:
         rel = con.execute(query)

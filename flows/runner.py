@@ -12,6 +12,7 @@ from rich.table import Table
 
 from flows import progress
 from schemas.config import BuildConfig
+from schemas.secrets import redact
 from warehouse.paths import Layout
 
 
@@ -101,8 +102,9 @@ def run_build(config: BuildConfig, layout: Layout, version: str | None, console:
             result = build_flow(config)(config=config, home=str(layout.home), version=version)
             bar.update(job, description="done")
     except Exception as exc:  # the flow already recorded the failed run and its reasons
-        console.print(summary_table(layout, None, tally, f"failed: {exc}"))
-        return BuildOutcome(error=f"build failed: {exc}")
+        reason = redact(str(exc))
+        console.print(summary_table(layout, None, tally, f"failed: {reason}"))
+        return BuildOutcome(error=f"build failed: {reason}")
     finally:
         progress.attach(None)
     rel = result.get("release")

@@ -56,10 +56,12 @@ class ProviderConfig(_Strict):
     @field_validator("base_url")
     @classmethod
     def _no_credentials_in_url(cls, value: str | None) -> str | None:
-        from urllib.parse import urlsplit
+        """No user:password@, and no query or fragment that holds anything key-like (schemas.secrets)."""
+        from schemas.secrets import url_problem
 
-        if value is not None and (urlsplit(value).username or urlsplit(value).password):
-            raise ValueError("base_url must not carry credentials; name the key's variable in api_key_env")
+        problem = None if value is None else url_problem(value)
+        if problem:
+            raise ValueError(problem)
         return value
 
 

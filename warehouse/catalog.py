@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -150,6 +151,52 @@ def open_catalog(layout: Layout) -> duckdb.DuckDBPyConnection:
     if not layout.catalog.is_file():
         raise CatalogMissing(f"no catalog at {layout.catalog}; run `lifeloom build` first")
     return duckdb.connect(str(layout.catalog), read_only=True)
+
+
+class QueryRefused(ValueError):
+    """A statement `lifeloom sql` does not run: anything but a query."""
+
+
+_EXPLAIN = re.compile(r"(?is)^\s*explain(?:\s+analy[sz]e)?\s+")
+
+
+def check_query(query: str) -> None:
+    """Refuse anything but queries, as DuckDB's own parser types them: SELECT (DESCRIBE, SHOW, SUMMARIZE and
+    FROM-first queries parse as SELECT) and EXPLAIN of one. COPY, EXPORT, ATTACH, SET, PRAGMA, CALL, INSTALL,
+    LOAD and every write are refused before anything runs."""
+    try:
+        statements = duckdb.extract_statements(query)
+    except duckdb.Error as exc:
+        raise QueryRefused(f"the query does not parse: {exc}") from None
+    if not statements:
+        raise QueryRefused("the query is empty")
+    for statement in statements:
+        kind = statement.type
+        if kind == duckdb.StatementType.EXPLAIN:
+            inner = _EXPLAIN.sub("", statement.query, count=1)
+            kinds = [s.type for s in duckdb.extract_statements(inner)] if inner != statement.query else []
+            if kinds != [duckdb.StatementType.SELECT]:
+                raise QueryRefused("only EXPLAIN of a SELECT runs here")
+        elif kind != duckdb.StatementType.SELECT:
+            raise QueryRefused(f"{kind.name} statements are refused: `lifeloom sql` only reads (SELECT, DESCRIBE, "
+                               "SHOW, SUMMARIZE, EXPLAIN)")
+
+
+def open_query_session(layout: Layout) -> duckdb.DuckDBPyConnection:
+    """The catalog opened for `lifeloom sql`: read-only, file access limited to the data root (DuckDB's
+    `allowed_directories` with `enable_external_access` off: no file, extension or database outside it) and the
+    configuration locked, so no statement can lift those limits. Pair with `check_query`, which refuses COPY and
+    EXPORT (they could write inside the data root)."""
+    con = open_catalog(layout)
+    try:
+        roots = sorted({str(layout.home).rstrip("/") + "/", os.path.realpath(layout.home).rstrip("/") + "/"})
+        con.execute("set allowed_directories = " + "[" + ", ".join(_quote(r) for r in roots) + "]")
+        con.execute("set enable_external_access = false")
+        con.execute("set lock_configuration = true")
+    except BaseException:
+        con.close()
+        raise
+    return con
 
 
 def session(layout: Layout, run_id: str | None = None) -> duckdb.DuckDBPyConnection:

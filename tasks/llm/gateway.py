@@ -28,6 +28,7 @@ from pydantic import BaseModel, ValidationError
 
 from schemas.config import ProviderConfig
 from schemas.llm import LLMCall
+from schemas.secrets import clip
 from tasks.llm import checks, prompts
 from tasks.llm.cache import CallCache
 
@@ -263,7 +264,7 @@ class Gateway:
             raise GatewayError(f"{request.prompt_name}: no valid output after {attempts} attempts "
                                f"and the template fallback: {exc}") from None
         entry = self._entry(result, "fallback", attempts, usage)
-        entry.update(error=error[:500] or None, retry=retry)
+        entry.update(error=clip(error, 500) or None, retry=retry)
         return entry, result
 
     @staticmethod

@@ -27,6 +27,8 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping
 
+from schemas.secrets import display_url
+
 WINDOW_S = 60.0
 BACKOFF_BASE_S = 0.5  # first retry delay after a 5xx or timeout without Retry-After; doubles, capped at 30 s
 
@@ -222,7 +224,7 @@ def limiter_for(config) -> EndpointLimiter:
     with _REGISTRY_LOCK:
         if key not in _REGISTRY:
             _REGISTRY[key] = EndpointLimiter(
-                f"{config.name} {config.model} at {config.base_url or 'the default endpoint'}",
+                f"{config.name} {config.model} at {display_url(config.base_url) or 'the default endpoint'}",
                 max_concurrency=config.max_concurrency, requests_per_minute=config.requests_per_minute,
                 input_tokens_per_minute=config.input_tokens_per_minute,
                 output_tokens_per_minute=config.output_tokens_per_minute,

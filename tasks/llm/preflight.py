@@ -9,6 +9,7 @@ for OpenAI-compatible servers that list models, offer the configured model.
 from __future__ import annotations
 
 from schemas.config import BuildConfig, ProviderConfig
+from schemas.secrets import display_url
 from tasks.llm.providers.common import ProviderError, ProviderUnavailable
 
 PING_TIMEOUT_S = 10.0
@@ -57,7 +58,7 @@ def unreachable(provider: ProviderConfig, exc: ProviderError) -> str:
     """A one-line reason for a failed ping."""
     from tasks.llm.providers.common import key_env
 
-    where = provider.base_url or f"the {provider.name} API"
+    where = display_url(provider.base_url) or f"the {provider.name} API"
     if exc.status in (401, 403):
         return f"{where} rejected the key in ${key_env(provider)} (HTTP {exc.status})"
     if exc.status is None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 
 from schemas.config import ProviderConfig
+from schemas.secrets import display_url
 from tasks.llm.gateway import LLMRequest, LLMResponse
 from tasks.llm.providers.common import SYSTEM, ProviderError, chat_messages, inline_refs, read_key, status_error
 
@@ -26,7 +27,7 @@ class AnthropicProvider:
 
         self.config, self.model = config, config.model
         self._key = read_key(config)
-        self.label = f"anthropic {config.model} at {config.base_url or 'api.anthropic.com'}"
+        self.label = f"anthropic {config.model} at {display_url(config.base_url) or 'api.anthropic.com'}"
         self.client = anthropic.Anthropic(api_key=self._key, base_url=config.base_url, max_retries=0,
                                           timeout=timeout_s or config.timeout_s)
         self._errors = (anthropic.APIError,)

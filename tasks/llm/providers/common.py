@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import copy
 import os
-import re
 from typing import Any
 
 from schemas.config import ProviderConfig
+from schemas.secrets import clip, display_url, redact_mapping, register_key_env, register_secret
+from schemas.secrets import redact as _redact
 
 SYSTEM = (
     "You write narration for lifeloom, a synthetic long-term personal-memory benchmark. A symbolic world "
@@ -48,11 +49,13 @@ def key_required(config: ProviderConfig) -> bool:
 def read_key(config: ProviderConfig) -> str:
     """The key from the environment; raises ProviderUnavailable naming the variable when it is missing."""
     name = key_env(config)
+    register_key_env(name)
     value = os.environ.get(name, "").strip() if name else ""
     if value:
+        register_secret(value)
         return value
     if key_required(config):
-        where = config.base_url or f"the {config.name} API"
+        where = display_url(config.base_url) or f"the {config.name} API"
         raise ProviderUnavailable(
             f"provider {config.name!r} (model {config.model!r}, {where}) needs an API key: "
             f"set the environment variable {name} (keys are never read from config files)"
@@ -60,13 +63,9 @@ def read_key(config: ProviderConfig) -> str:
     return "not-needed"
 
 
-def redact(text: str, secret: str | None) -> str:
-    """`text` with the secret (and anything shaped like an API key) masked."""
-    if secret and len(secret) >= 6:
-        text = text.replace(secret, "***")
-        text = text.replace(secret[:8], "***")
-        text = text.replace(secret[-6:], "***")
-    return re.sub(r"\b(sk|sk-ant|key)-[A-Za-z0-9_\-*]{6,}", r"\1-***", text)
+def redact(text: str, secret: str | None = None) -> str:
+    """`text` with the secret, every configured key and anything shaped like a key masked (schemas.secrets)."""
+    return _redact(text, secret)
 
 
 def chat_messages(request) -> list[dict[str, str]]:
@@ -130,9 +129,10 @@ def status_error(exc: Exception, secret: str | None, label: str) -> ProviderErro
 
     status = getattr(exc, "status_code", None)
     response = getattr(exc, "response", None)
-    headers = {k.lower(): v for k, v in response.headers.items()} if response is not None else {}
-    message = redact(f"{label}: {type(exc).__name__}" + (f" (HTTP {status})" if status else "")
-                     + f": {str(exc)[:300]}", secret)
+    headers = redact_mapping({k.lower(): v for k, v in response.headers.items()}, secret) if response is not None \
+        else {}
+    message = clip(f"{label}: {type(exc).__name__}" + (f" (HTTP {status})" if status else "") + f": {exc}", 400,
+                   secret)
     if status is None:
         return ProviderError(message, "transient")
     if status == 429:

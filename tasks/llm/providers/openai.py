@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from schemas.config import ProviderConfig
+from schemas.secrets import display_url
 from tasks.llm.gateway import LLMRequest, LLMResponse
 from tasks.llm.providers.common import SYSTEM, ProviderError, chat_messages, read_key, status_error, strict_schema
 
@@ -24,7 +25,7 @@ class OpenAIProvider:
 
         self.config, self.model = config, config.model
         self._key = read_key(config)
-        self.label = f"openai {config.model} at {config.base_url or 'api.openai.com'}"
+        self.label = f"openai {config.model} at {display_url(config.base_url) or 'api.openai.com'}"
         self.client = openai.OpenAI(api_key=self._key, base_url=config.base_url, max_retries=0,
                                     timeout=timeout_s or config.timeout_s)
         self._errors = (openai.APIError,)
