@@ -297,14 +297,20 @@ def _gate_cache(layout: Layout, key: str):
 
 
 def _cached_gates(layout: Layout, key: str, run_id: str) -> GateReport | None:
-    """The report of an earlier run whose gated tables had the same content (Data Docs copied over)."""
+    """The report of an earlier run whose gated tables had the same content, with its Data Docs copied over; None
+    when there is none, or when that run's Data Docs are gone (`lifeloom prune` removes them): the gates then run
+    again, so a release is never frozen without the Data Docs its card links."""
     path = _gate_cache(layout, key)
     try:
         earlier = GateReport.model_validate_json(path.read_text())
     except (OSError, ValueError):
         return None
     docs = layout.gate_docs(earlier.run_id)
-    if (docs / "index.html").is_file() and not layout.gate_docs(run_id).exists():
+    if not (docs / "index.html").is_file():
+        get_run_logger().info("gates: run %s's report matches but its Data Docs were pruned; gating again",
+                              earlier.run_id)
+        return None
+    if not layout.gate_docs(run_id).exists():
         shutil.copytree(docs, layout.gate_docs(run_id))
     get_run_logger().info("gates: tables equal to run %s's, reusing its report", earlier.run_id)
     return earlier.model_copy(update={"run_id": run_id})

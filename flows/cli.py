@@ -21,6 +21,8 @@ err = Console(stderr=True)
 
 HomeOpt = Annotated[Path, typer.Option("--home", envvar="LIFELOOM_HOME", help="Data root.")]
 DEFAULT_HOME = Path(".lifeloom")
+VerifyOpt = Annotated[bool, typer.Option(
+    "--verify/--no-verify", help="Check every file's SHA-256 against the manifest first (sizes are always checked).")]
 
 EXAMPLE_QUERIES = (
     "select category, count(*) as n from latest.questions group by all order by n desc",
@@ -93,7 +95,9 @@ def build(
     except ValueError as exc:
         fail(str(exc))
     if version and layout.release_dir(cfg.name, version).exists():
-        fail(f"release {cfg.name}/{version} already exists; releases are never overwritten")
+        orphan = not (layout.release_dir(cfg.name, version) / "manifest.json").is_file()
+        fail(f"release {cfg.name}/{version} already exists; releases are never overwritten" + (
+            " (the folder has no manifest.json: `lifeloom prune` removes it)" if orphan else ""))
     _quiet_prefect()
     from flows.runner import run_build
 
@@ -206,21 +210,67 @@ def presets() -> None:
 
 
 @app.command()
-def releases(home: HomeOpt = DEFAULT_HOME) -> None:
-    """List frozen releases: version, created, content hash, question count, path."""
+def releases(home: HomeOpt = DEFAULT_HOME, verify: VerifyOpt = True) -> None:
+    """List frozen releases: version, created, content hash, question count, integrity status, path; then the
+    orphan version folders (no manifest) every reader skips. Exit 1 when a release is damaged."""
     from warehouse.diff import list_releases
+    from warehouse.paths import Layout
+    from warehouse.release import orphan_versions
+
+    layout = Layout(home.expanduser().absolute())
+    found = list_releases(layout, "hash" if verify else "size")
+    orphans = orphan_versions(layout)
+    if not found and not orphans:
+        out.print(f"no releases under {layout.releases}")
+        return
+    table = Table("release", "created", "content hash", "questions", "withdrawn", "status", "path")
+    for r in found:
+        table.add_row(f"{r['name']}/{r['version']}", r["created_at"][:19], r["content_hash"][:16], str(r["questions"]),
+                      str(r["withdrawn"]), escape(r["status"]), r["path"])
+    out.print(table)
+    for path in orphans:
+        out.print(f"orphan (no manifest.json, skipped): {path}; `lifeloom prune` removes it", highlight=False,
+                  soft_wrap=True)
+    if any(r["status"].startswith(("DAMAGED", "manifest.json")) for r in found):
+        raise typer.Exit(1)
+
+
+@app.command("verify")
+def verify_cmd(
+    release: Annotated[list[str] | None, typer.Argument(help="Releases to check: NAME/VERSION or a folder.")] = None,
+    all_releases: Annotated[bool, typer.Option("--all", help="Check every release under the data root.")] = False,
+    home: HomeOpt = DEFAULT_HOME,
+) -> None:
+    """Check every file of a release against the size and SHA-256 its manifest recorded; exit 1 if any differs."""
+    from warehouse.diff import list_releases
+    from warehouse.integrity import verify_release
     from warehouse.paths import Layout
 
     layout = Layout(home.expanduser().absolute())
-    found = list_releases(layout)
-    if not found:
-        out.print(f"no releases under {layout.releases}")
-        return
-    table = Table("release", "created", "content hash", "questions", "withdrawn", "path")
-    for r in found:
-        table.add_row(f"{r['name']}/{r['version']}", r["created_at"][:19], r["content_hash"][:16], str(r["questions"]),
-                      str(r["withdrawn"]), r["path"])
-    out.print(table)
+    refs = list(release or [])
+    if all_releases:
+        refs += [f"{r['name']}/{r['version']}" for r in list_releases(layout, "none")]
+    if not refs:
+        fail("name a release (NAME/VERSION) or pass --all")
+    damaged = 0
+    for ref in refs:
+        folder = next((c for c in (layout.releases / ref, Path(ref).expanduser()) if (c / "manifest.json").is_file()),
+                      None)
+        if folder is None:
+            fail(f"no release {ref!r} (give name/version under {layout.releases}, or a release folder)")
+        result = verify_release(folder)
+        if result.problems:
+            damaged += 1
+            out.print(f"{ref}: DAMAGED ({len(result.problems)} problem(s))", highlight=False)
+            for problem in result.problems:
+                out.print(f"  {escape(problem)}", highlight=False, soft_wrap=True)
+        elif not result.recorded:
+            out.print(f"{ref}: unverified: its manifest records no checksums (frozen before lifeloom verified "
+                      "releases)", highlight=False)
+        else:
+            out.print(f"{ref}: ok ({result.files} files, sizes and SHA-256 match the manifest)", highlight=False)
+    if damaged:
+        raise typer.Exit(1)
 
 
 @app.command()
@@ -281,6 +331,7 @@ def eval_release(
     base_url: Annotated[str | None, typer.Option(help="Provider base URL.")] = None,
     majority: Annotated[bool, typer.Option(help="Judge long answers by the majority of three judges.")] = False,
     home: HomeOpt = DEFAULT_HOME,
+    verify: VerifyOpt = True,
 ) -> None:
     """Evaluate retrieval systems and a reader on a frozen release; writes results and a report beside it."""
     _quiet_prefect()
@@ -292,7 +343,7 @@ def eval_release(
     if track not in TRACKS:
         fail(f"unknown --track {track!r}; use {', '.join(TRACKS)}")
     if track != "questions":
-        _eval_companion(release, track, systems, k, predictor, predictions, home)
+        _eval_companion(release, track, systems, k, predictor, predictions, home, verify)
         return
     from flows.evaluate import expand_systems
 
@@ -300,7 +351,7 @@ def eval_release(
               _csv(settings, "settings"), _csv("5,20,50" if k is None else k, "k", int))
     try:
         check_request(*chosen)
-        resolve_release(Layout(home.expanduser().absolute()), release)
+        resolve_release(Layout(home.expanduser().absolute()), release, verify)
         fields = {"name": provider} | ({"model": model} if model else {})
         fields |= {key: v for key, v in (("api_key_env", api_key_env), ("base_url", base_url)) if v}
         reader = ProviderConfig(**fields)
@@ -309,7 +360,8 @@ def eval_release(
     from flows.evaluate import evaluate_release
 
     result = evaluate_release(release=release, systems=chosen[0], settings=chosen[1], ks=chosen[2],
-                              home=str(home.expanduser().absolute()), provider=reader, majority=majority)
+                              home=str(home.expanduser().absolute()), provider=reader, majority=majority,
+                              verify=False)  # verified above; the flow still checks sizes
     table = Table("system", "setting", "k", "hit@5", "recall@20", "mrr", "accuracy")
     for row in result["summary"]["by_system"]:
         table.add_row(row["system"], row["setting"], str(row["k"]),
@@ -320,15 +372,15 @@ def eval_release(
 
 
 def _eval_companion(release: str, track: str, systems: str | None, k: str | None, predictor: str,
-                    predictions: Path | None, home: Path) -> None:
+                    predictions: Path | None, home: Path, verify: bool = True) -> None:
     """`lifeloom eval --track chat|reconstruction`: check the request, run the flow, print the summary."""
     from flows.evaluate import evaluate_companion
 
-    names, ks, rows = _companion_request(release, systems, k, predictor, predictions, home)
+    names, ks, rows = _companion_request(release, systems, k, predictor, predictions, home, verify)
     try:
         result = evaluate_companion(release=release, track=track, systems=names, ks=ks,
                                     home=str(home.expanduser().absolute()), predictor=predictor, predictions=rows,
-                                    predictions_label=predictions.name if predictions else "")
+                                    predictions_label=predictions.name if predictions else "", verify=False)
     except ValueError as exc:  # e.g. a prediction for a persona the release does not have
         fail(str(exc))
     summary = result["summary"]
@@ -347,7 +399,7 @@ def _eval_companion(release: str, track: str, systems: str | None, k: str | None
 
 
 def _companion_request(release: str, systems: str | None, k: str | None, predictor: str, predictions: Path | None,
-                       home: Path) -> tuple[list[str] | None, list[int] | None, list[dict] | None]:
+                       home: Path, verify: bool = True) -> tuple[list[str] | None, list[int] | None, list[dict] | None]:
     """The checked systems, ks and prediction rows of a companion evaluation; one message and exit 2 if bad."""
     from tasks.evaluate import companion
     from warehouse.diff import resolve_release
@@ -356,7 +408,7 @@ def _companion_request(release: str, systems: str | None, k: str | None, predict
     names = None if systems is None else _csv(systems, "systems")
     ks = None if k is None else _csv(k, "k", int)
     try:
-        path = resolve_release(Layout(home.expanduser().absolute()), release)
+        path = resolve_release(Layout(home.expanduser().absolute()), release, verify)
         if names is not None:
             companion.check_systems(names)
         if ks is not None and (not ks or min(ks) < 1):
@@ -389,6 +441,7 @@ def metrics(
     categories: Annotated[bool, typer.Option("--categories/--no-categories",
                                              help="Include the per-category baseline rows.")] = True,
     home: HomeOpt = DEFAULT_HOME,
+    verify: VerifyOpt = True,
 ) -> None:
     """Validity measures (language, facts, coherence, questions, difficulty) of releases beside references: one
     row per measure, one column per corpus and the default gate, then what the baselines say about each corpus."""
@@ -402,7 +455,7 @@ def metrics(
     measured: dict[str, list] = {}
     for ref in [*release, *(reference or [])]:
         try:
-            measured[ref] = measure_ref(layout, ref)
+            measured[ref] = measure_ref(layout, ref, verify)
         except ValueError as exc:
             fail(str(exc))
     columns = {ref: {r.measure: r.value for r in rows} for ref, rows in measured.items()}
@@ -440,6 +493,7 @@ def publish_cmd(
     release: Annotated[str, typer.Argument(help="Release to publish: NAME/VERSION or a release folder.")],
     to: Annotated[str, typer.Option("--to", help="fsspec URL: s3://bucket/prefix, gs://..., az://..., file:///...")],
     home: HomeOpt = DEFAULT_HOME,
+    verify: VerifyOpt = True,
 ) -> None:
     """Copy a frozen release to object storage (manifest last, never overwriting) and print how to query it."""
     from warehouse.diff import resolve_release
@@ -447,7 +501,7 @@ def publish_cmd(
     from warehouse.publish import PublishError, publish_release
 
     try:
-        done = publish_release(resolve_release(Layout(home.expanduser().absolute()), release), to)
+        done = publish_release(resolve_release(Layout(home.expanduser().absolute()), release, verify), to)
     except (ValueError, PublishError) as exc:
         fail(str(exc))
     out.print(f"Published {done.files} files ({done.bytes:,} bytes) to {done.url}", highlight=False, soft_wrap=True)
@@ -458,15 +512,24 @@ def publish_cmd(
 
 @app.command()
 def prune(
-    keep: Annotated[int, typer.Option("--keep", min=1, help="Runs to keep landed (the newest ones).")],
+    keep: Annotated[int | None, typer.Option("--keep", min=1, help="Runs to keep landed (the newest ones); "
+                                             "without it only orphan and stale staging folders go.")] = None,
     home: HomeOpt = DEFAULT_HOME,
 ) -> None:
-    """Delete the landed partitions of all but the newest runs (frozen releases are never touched)."""
+    """Delete orphan release folders (no manifest) and stale staging folders, and with --keep the landed
+    partitions of all but the newest runs (frozen releases are never touched)."""
     from warehouse.catalog import refresh_catalog
     from warehouse.paths import Layout
+    from warehouse.release import remove_orphans
     from warehouse.runs import prune_runs
 
     layout = Layout(home.expanduser().absolute())
+    if not layout.home.is_dir():
+        fail(f"no data root at {layout.home}")
+    for path in remove_orphans(layout):
+        out.print(f"removed {path} (no manifest: not a release)", highlight=False, soft_wrap=True)
+    if keep is None:
+        return
     if not layout.tables.is_dir():
         fail(f"no landed runs under {layout.home}")
     pruned = prune_runs(layout, keep)
@@ -483,13 +546,14 @@ def export_cmd(
     fmt: Annotated[str, typer.Option("--format", help="hf, rhelm, locomo, longmemeval or companion.")],
     out_dir: Annotated[Path, typer.Option("--out", help="Output folder (created; must be empty).")],
     home: HomeOpt = DEFAULT_HOME,
+    verify: VerifyOpt = True,
 ) -> None:
     """Write a frozen release in another benchmark's format; print what the format could not hold."""
     from warehouse.interop import InteropError, export_release
     from warehouse.paths import Layout
 
     try:
-        files, report = export_release(Layout(home.expanduser().absolute()), release, fmt, out_dir)
+        files, report = export_release(Layout(home.expanduser().absolute()), release, fmt, out_dir, verify)
     except InteropError as exc:
         fail(str(exc))
     out.print(f"Exported {release} as {fmt}: {len(files)} file(s) under {out_dir}", highlight=False, soft_wrap=True)

@@ -72,12 +72,13 @@ def _gateway(provider: ProviderConfig | None, layout: Layout):
 @flow(name="evaluate_release", flow_run_name="evaluate {release}")
 def evaluate_release(release: str, systems: list[str], settings: list[str], ks: list[int], home: str = ".lifeloom",
                      provider: ProviderConfig | None = None, majority: bool = False, seed: int = 0,
-                     dense_model: str | None = None) -> dict[str, Any]:
-    """Evaluate `release` (name/version under `home`, or a release folder); returns eval_id, folder and summary."""
+                     dense_model: str | None = None, verify: bool = True) -> dict[str, Any]:
+    """Evaluate `release` (name/version under `home`, or a release folder, verified first: sizes always, SHA-256
+    unless `verify` is False); returns eval_id, folder and summary."""
     check_request(systems, settings, ks)
     _quiet_bm25s()
     layout = Layout(Path(home).expanduser().absolute())
-    path = resolve_release(layout, release)
+    path = resolve_release(layout, release, verify)
     data = evaluation.load_release(path)
     gateway = _gateway(provider, layout)
     reader_label = "offline-extractive" if gateway is None else f"{provider.name}/{provider.model}"
@@ -131,7 +132,8 @@ def _score_track(track: str, data, systems, ks, predictor: str, predictions, lab
 @flow(name="evaluate_companion", flow_run_name="evaluate {track} {release}")
 def evaluate_companion(release: str, track: str, systems: list[str] | None = None, ks: list[int] | None = None,
                        home: str = ".lifeloom", predictor: str = "gold", predictions: list[dict] | None = None,
-                       predictions_label: str = "", seed: int = 0, dense_model: str | None = None) -> dict[str, Any]:
+                       predictions_label: str = "", seed: int = 0, dense_model: str | None = None,
+                       verify: bool = True) -> dict[str, Any]:
     """Score a companion track (chat or reconstruction) of `release`; lands `<track>_results.parquet`,
     summary.json and report.md beside the release and publishes them as artifacts."""
     from tasks.evaluate import companion
@@ -140,7 +142,7 @@ def evaluate_companion(release: str, track: str, systems: list[str] | None = Non
         raise ValueError(f"unknown companion track {track!r} (chat or reconstruction)")
     _quiet_bm25s()
     layout = Layout(Path(home).expanduser().absolute())
-    path = resolve_release(layout, release)
+    path = resolve_release(layout, release, verify)
     data = evaluation.load_companion(path)
     content = hashlib.sha256((path / "manifest.json").read_bytes()).hexdigest()
     rows, summary, key = _score_track(track, data, systems, ks, predictor, predictions, predictions_label, seed,

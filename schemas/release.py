@@ -32,6 +32,15 @@ class ReleaseRecord(BaseModel):
     path: str
 
 
+class FileCheck(BaseModel):
+    """What a release file must be: its size and SHA-256 (warehouse/integrity.py checks both)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    bytes: int
+    sha256: str
+
+
 class Manifest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -67,3 +76,8 @@ class Manifest(BaseModel):
     bundled reference's values; every row with its detail is in `measures.parquet`."""
     parent: str | None = None
     files: list[str] = Field(default_factory=list)
+    data_docs: bool = False
+    """Whether the gates' Data Docs site was built and copied into `data_docs/` (the card says so either way)."""
+    checksums: dict[str, FileCheck] = Field(default_factory=dict)
+    """Every file of the release but manifest.json (path relative to the release folder) with its size and
+    SHA-256; `lifeloom verify` and every command that reads a release check them."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +9,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from schemas.release import Manifest
+from warehouse.integrity import sha256_file
 
 CONTEXT = {
     "@language": "en",
@@ -47,14 +47,6 @@ def data_type(arrow_type: pa.DataType) -> tuple[str, bool]:
     return "sc:Text", False
 
 
-def sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def _record_set(table: str, schema: pa.Schema) -> dict[str, Any]:
     fields = []
     for column in schema:
@@ -82,7 +74,7 @@ def croissant(manifest: Manifest, folder: Path) -> dict[str, Any]:
         "datePublished": manifest.created_at.date().isoformat(),
         "distribution": [
             {"@type": "cr:FileObject", "@id": f.name, "name": f.name, "contentUrl": f.name,
-             "encodingFormat": "application/x-parquet", "sha256": sha256(f)}
+             "encodingFormat": "application/x-parquet", "sha256": sha256_file(f)}
             for f in files
         ],
         "recordSet": [_record_set(f.stem, pq.read_schema(f)) for f in files],

@@ -3,33 +3,61 @@
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
 
+from warehouse.integrity import check_release, verify_release
 from warehouse.paths import Layout
 
 
-def list_releases(layout: Layout) -> list[dict]:
-    """Every complete release under the data root (staging folders skipped): name, version, created,
-    content hash, question count and path, ordered by name and version."""
+def list_releases(layout: Layout, verify: str = "hash") -> list[dict]:
+    """Every complete release under the data root (staging and orphan folders skipped): name, version, created,
+    content hash, question count, path and `status` ("ok", "unverified" for a release frozen before checksums,
+    or the first problem `verify_release` found), ordered by name and version. `verify`: hash, size or none."""
     root = layout.releases
     found = sorted(p for p in root.glob("*/v*") if (p / "manifest.json").is_file()) if root.is_dir() else []
     out = []
     for path in found:
-        m = json.loads((path / "manifest.json").read_text())
-        out.append({"name": m["name"], "version": m["version"], "created_at": m["created_at"],
-                    "content_hash": m["content_hash"], "questions": m["row_counts"].get("questions", 0),
-                    "withdrawn": m.get("withdrawals", {}).get("total", 0), "path": str(path)})
+        try:
+            m = json.loads((path / "manifest.json").read_text())
+            row = {"name": m["name"], "version": m["version"], "created_at": m["created_at"],
+                   "content_hash": m["content_hash"], "questions": m["row_counts"].get("questions", 0),
+                   "withdrawn": m.get("withdrawals", {}).get("total", 0), "path": str(path)}
+        except (ValueError, KeyError, TypeError) as exc:
+            row = {"name": path.parent.name, "version": path.name, "created_at": "", "content_hash": "",
+                   "questions": 0, "withdrawn": 0, "path": str(path), "status": f"manifest.json unreadable ({exc})"}
+            out.append(row)
+            continue
+        row["status"] = _status(path, verify)
+        out.append(row)
     return out
 
 
-def resolve_release(layout: Layout, ref: str) -> Path:
-    """A release folder from `name/version` under the data root, or a path; ValueError when neither."""
+def _status(path: Path, verify: str) -> str:
+    if verify == "none":
+        return "not checked"
+    checked = verify_release(path, hashes=verify == "hash")
+    if checked.problems:
+        return "DAMAGED: " + checked.problems[0] + (f" (+{len(checked.problems) - 1})" if len(checked.problems) > 1
+                                                    else "")
+    return "ok" if checked.recorded else "unverified (no checksums)"
+
+
+def resolve_release(layout: Layout, ref: str, verify: bool = True) -> Path:
+    """A release folder from `name/version` under the data root, or a path, checked against its manifest's
+    checksums first (sizes always, SHA-256 unless `verify` is False); ValueError when there is no such release,
+    ReleaseDamaged (a ValueError) naming the file when it does not match. A release frozen before checksums
+    were recorded is read with a warning on stderr."""
     for candidate in (layout.releases / ref, Path(ref).expanduser()):
         if (candidate / "manifest.json").is_file():
-            return candidate.absolute()
+            folder = candidate.absolute()
+            if not check_release(folder, ref, hashes=verify).recorded:
+                print(f"warning: release {ref} records no checksums (frozen before lifeloom verified releases); "
+                      "it cannot be checked", file=sys.stderr)
+            return folder
     raise ValueError(f"no release {ref!r} (give name/version under {layout.releases}, or a release folder)")
 
 

@@ -40,12 +40,18 @@ class ImportResult:
 
 # --- reading a release -------------------------------------------------------------------------------------
 
-def release_dir(layout: Layout, release: str) -> Path:
+def release_dir(layout: Layout, release: str, verify: bool = True) -> Path:
+    """The release folder of NAME/VERSION, checked against its manifest's checksums (warehouse/integrity.py)."""
+    from warehouse.diff import resolve_release
+
     name, _, version = release.partition("/")
     folder = layout.release_dir(name, version) if version else Path(release)
     if not name or not version or not (folder / "manifest.json").is_file():
         raise InteropError(f"no release {release!r} under {layout.releases} (give NAME/VERSION)")
-    return folder
+    try:
+        return resolve_release(layout, release, verify)
+    except ValueError as exc:
+        raise InteropError(str(exc)) from None
 
 
 def rows_of(table: str, records: list[dict[str, Any]]) -> list:
@@ -72,11 +78,13 @@ def load_release(folder: Path) -> Bundle:
 
 # --- export ------------------------------------------------------------------------------------------------
 
-def export_release(layout: Layout, release: str, fmt: str, out: Path) -> tuple[list[Path], Report]:
-    """Write release `release` (NAME/VERSION) in `fmt` under `out`; returns the files written and the report."""
+def export_release(layout: Layout, release: str, fmt: str, out: Path, verify: bool = True
+                   ) -> tuple[list[Path], Report]:
+    """Write release `release` (NAME/VERSION) in `fmt` under `out`; returns the files written and the report.
+    The release is verified first (SHA-256 unless `verify` is False; sizes always)."""
     if fmt not in EXPORT_FORMATS + ("companion",):
         raise InteropError(f"unknown export format {fmt!r}; use {', '.join(EXPORT_FORMATS + ('companion',))}")
-    folder = release_dir(layout, release)
+    folder = release_dir(layout, release, verify)
     if out.exists() and any(out.iterdir()):
         raise InteropError(f"output folder {out} is not empty")
     if fmt == "companion":

@@ -157,7 +157,7 @@ def _run_of(layout, ref: str) -> str | None:
     return exact[0] if exact else (max(named, key=lambda r: (r.started_at, r.run_id)).run_id if named else None)
 
 
-def measure_ref(layout, ref: str) -> list[MeasureRow]:
+def measure_ref(layout, ref: str, verify: bool = True) -> list[MeasureRow]:
     """The measures of the corpus `ref` names under the data root: a release (name/version or a folder), a landed
     run (its id, or an import's name) or `FORMAT:PATH`, a benchmark on disk read without landing (e.g.
     `rhelm:tests/fixtures/rhelm_sample`). ValueError when it names nothing, or a corpus without questions."""
@@ -165,6 +165,7 @@ def measure_ref(layout, ref: str) -> list[MeasureRow]:
     from tasks.metrics import measure_corpus
     from warehouse.catalog import session
     from warehouse.diff import resolve_release
+    from warehouse.integrity import ReleaseDamaged
 
     fmt, _, where = ref.partition(":")
     if fmt in IMPORT_FORMATS and where:
@@ -174,7 +175,9 @@ def measure_ref(layout, ref: str) -> list[MeasureRow]:
         _require_questions(ref, rows)
         return rows
     try:
-        con, run_id = release_session(resolve_release(layout, ref))
+        con, run_id = release_session(resolve_release(layout, ref, verify))
+    except ReleaseDamaged:
+        raise
     except ValueError:
         run_id = _run_of(layout, ref)
         if run_id is None:

@@ -24,6 +24,7 @@ from tasks.chunking import count_tokens
 from tasks.metrics.report import card_section
 from warehouse.catalog import session
 from warehouse.croissant import croissant
+from warehouse.integrity import checksums
 from warehouse.ledger import ledger_by_stage_model
 from warehouse.parquet import land_rows
 from warehouse.paths import Layout
@@ -231,11 +232,39 @@ def _tokens(con: duckdb.DuckDBPyConnection, table: str, column: str, run_id: str
     return out
 
 
-def existing_versions(layout: Layout, name: str) -> list[str]:
+def _version_dirs(layout: Layout, name: str) -> list[Path]:
     folder = layout.releases / name
     if not folder.is_dir():
         return []
-    return sorted(p.name for p in folder.iterdir() if _VERSION.match(p.name) and p.is_dir())
+    return sorted(p for p in folder.iterdir() if _VERSION.match(p.name) and p.is_dir())
+
+
+def existing_versions(layout: Layout, name: str) -> list[str]:
+    """The complete releases of `name` (a version folder with its manifest), oldest first."""
+    return [p.name for p in _version_dirs(layout, name) if (p / "manifest.json").is_file()]
+
+
+def orphan_versions(layout: Layout, name: str | None = None) -> list[Path]:
+    """Version folders without a manifest (hand-made, or left by a copy interrupted outside lifeloom): never a
+    release, skipped by every reader, never reused as a version number, removed by `lifeloom prune`."""
+    names = [name] if name else sorted(p.name for p in layout.releases.iterdir() if p.is_dir()) \
+        if layout.releases.is_dir() else []
+    return [p for n in names for p in _version_dirs(layout, n) if not (p / "manifest.json").is_file()]
+
+
+def remove_orphans(layout: Layout, staging_age_s: float = 3600.0) -> list[Path]:
+    """Delete orphan version folders, and staging folders older than `staging_age_s` (younger ones may be a
+    freeze in progress), of every release name; returns what was removed."""
+    import time
+
+    names = sorted(p.name for p in layout.releases.iterdir() if p.is_dir()) if layout.releases.is_dir() else []
+    stale = [p for n in names for p in sorted((layout.releases / n).glob(".v*-*"))
+             if p.is_dir() and time.time() - p.stat().st_mtime > staging_age_s]
+    gone = orphan_versions(layout) + stale
+    for path in gone:
+        _make_writable(path)
+        shutil.rmtree(path)
+    return gone
 
 
 def withdrawals(con: duckdb.DuckDBPyConnection, run_id: str) -> dict:
@@ -270,7 +299,8 @@ def parent_manifest(layout: Layout, name: str) -> dict | None:
 
 
 def next_version(layout: Layout, name: str) -> str:
-    numbers = [int(_VERSION.match(v).group(1)) for v in existing_versions(layout, name)]
+    """One past every version folder of `name`, orphans included (so a half-made folder never blocks a build)."""
+    numbers = [int(_VERSION.match(p.name).group(1)) for p in _version_dirs(layout, name)]
     return f"v{max(numbers, default=0) + 1:04d}"
 
 
@@ -286,13 +316,15 @@ def freeze(layout: Layout, manifest: Manifest, docs: Path | None = None) -> Rele
     try:
         files = _copy_tables(layout, manifest.run_id, staging)
         extra = ["manifest.json", "README.md", "croissant.json"]
-        if docs is not None and (docs / "index.html").is_file():
+        built = docs is not None and (docs / "index.html").is_file()
+        if built:
             shutil.copytree(docs, staging / "data_docs")
             extra.append("data_docs/index.html")
-        manifest = manifest.model_copy(update={"files": files + extra})
-        (staging / "manifest.json").write_text(manifest.model_dump_json(indent=2) + "\n")
+        manifest = manifest.model_copy(update={"files": files + extra, "data_docs": built})
         (staging / "README.md").write_text(dataset_card(manifest))
         (staging / "croissant.json").write_text(json.dumps(croissant(manifest, staging), indent=2) + "\n")
+        manifest = manifest.model_copy(update={"checksums": checksums(staging)})
+        (staging / "manifest.json").write_text(manifest.model_dump_json(indent=2) + "\n")  # last: it lists the rest
         _make_read_only(staging)
         os.rename(staging, target)  # fails if target appeared meanwhile: never overwrite
     except BaseException:
@@ -389,8 +421,18 @@ from datasets import load_dataset
 questions = load_dataset("parquet", data_files="questions.parquet", split="train")
 ```
 
-Croissant metadata: `croissant.json`. Gate results as Great Expectations Data Docs: `data_docs/index.html`.
+Croissant metadata: `croissant.json`. {docs_line(manifest)}
+Every file's size and SHA-256 are in `manifest.json` (`checksums`); `lifeloom verify {manifest.name}/{manifest.version}`
+checks them.
 """
+
+
+def docs_line(manifest: Manifest) -> str:
+    """Where the gate results are: the Data Docs site when it was built, else the manifest's gate summary."""
+    if manifest.data_docs:
+        return "Gate results as Great Expectations Data Docs: `data_docs/index.html`."
+    return ("Data Docs were not built for this release; the gate results are in `manifest.json` (`gates`) and in "
+            "the run's `gate_results` table.")
 
 
 def domain_line(domain: dict) -> str:
