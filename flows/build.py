@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from flows import progress
 from flows.fingerprint import corpus_fingerprint, gate_fingerprint, land_fingerprint, stage_fingerprint
+from flows.limits import check_limits
 from flows.stages import STAGE_TASKS, Ctx, Staged, stage_tasks
 from schemas.audit import GateResult
 from schemas.config import BuildConfig
@@ -389,13 +390,15 @@ def build_corpus(config: BuildConfig, home: str = ".lifeloom", version: str | No
                  freeze_if_unchanged: bool = True) -> dict[str, Any]:
     """Build, gate and freeze one corpus; returns the run id, row counts, gate summary and release
     (None, with `matched` naming the release, when content is unchanged and `freeze_if_unchanged` is off)."""
+    pack_for(config).check(config)  # a config the domain pack cannot build stops here
+    ids, seed_texts = profile.persona_ids(config), profile.seed_texts(config)  # so does a bad seed file
+    plan = check_limits(config, len(ids))  # and a build past its limits, before anything is written
     layout = prepare_home(home)
     check_providers(config)  # a missing key or unreachable endpoint stops here, before any stage runs
-    pack_for(config).check(config)  # a config the domain pack cannot build stops here too
     release.check_version_name(version)
     if version is not None and layout.release_dir(config.name, version).exists():
         raise release.ReleaseExists(f"release {config.name}/{version} already exists")
-    ids, seed_texts = profile.persona_ids(config), profile.seed_texts(config)  # a bad seed file stops here
+    get_run_logger().info("plan: %s", plan.line())
     run = RunRecord(run_id=new_run_id(config.name), name=config.name, config_hash=config.config_hash(),
                     code_version=code_version(), started_at=release.utc_now(), status="running")
     record_run(layout, run)

@@ -59,10 +59,24 @@ def resolve_config(preset: str | None, config: Path | None) -> BuildConfig:
 
     try:
         pack_for(cfg).check(cfg)  # a config the domain pack cannot build: one message, before anything starts
-        seed_texts(cfg)  # so is a malformed seed file (or one beside a pack that samples its own personas)
+        with _reading(cfg.seed_file, "seed file"):
+            seed_texts(cfg)  # so is a malformed seed file (or one beside a pack that samples its own personas)
     except (SeedFileError, ConfigError) as exc:
         fail(str(exc))
     return cfg
+
+
+def _reading(path: Path | None, what: str):
+    """A spinner on stderr while a large file (8 MiB or more) is read; nothing for a small one."""
+    import contextlib
+
+    try:
+        size = path.stat().st_size if path is not None else 0
+    except OSError:
+        size = 0
+    if size < 8 * 2**20:
+        return contextlib.nullcontext()
+    return err.status(f"reading {what} {path} ({size / 2**20:,.0f} MiB)")
 
 
 @app.command()
@@ -76,9 +90,15 @@ def build(
 ) -> None:
     """Build, gate and freeze a corpus with the build_corpus flow (Prefect local mode)."""
     cfg = with_runner(resolve_config(preset, config), runner, dask_address)
+    from flows.limits import LimitExceeded, check_limits
     from tasks.llm.preflight import ProviderUnavailable, check_providers
+    from tasks.profile import persona_ids
     from warehouse.paths import HomeError, prepare_home
 
+    try:
+        check_limits(cfg, len(persona_ids(cfg)))
+    except LimitExceeded as exc:
+        fail(str(exc))
     try:
         check_providers(cfg)
     except ProviderUnavailable as exc:
@@ -579,7 +599,8 @@ def import_cmd(
         fail(f"--name {name!r}: use lower-case letters, digits, - and _")
     try:
         layout = prepare_home(home)
-        result = import_benchmark(layout, fmt, path, name)
+        with _reading(path if path.is_file() else None, f"{fmt} benchmark"):
+            result = import_benchmark(layout, fmt, path, name)
     except (InteropError, HomeError) as exc:
         fail(str(exc))
     counts = ", ".join(f"{n} {t}" for t, n in result.counts.items())

@@ -237,6 +237,17 @@ class RunnerOptions(_Strict):
     )
 
 
+class Limits(_Strict):
+    """Ceilings a build is checked against before any work (flows/limits.py, README "Limits"). They decide whether
+    a build starts, never what it produces, so they are not part of the config hash."""
+
+    max_hours: float = Field(24.0, gt=0, description="refuse a build whose estimated time is longer")
+    max_memory_gb: float | None = Field(
+        None, gt=0, description="refuse a build whose estimated peak memory is larger (None: 80% of this machine's)")
+    max_calls: int = Field(
+        250_000, ge=1, description="refuse a build estimated to make more model calls through a paid provider")
+
+
 class BuildConfig(_Strict):
     """Everything that determines a corpus. Equal configs (and LLM caches) give equal corpora."""
 
@@ -256,6 +267,7 @@ class BuildConfig(_Strict):
     stages: StageOptions = StageOptions()
     gates: GateOptions = GateOptions()
     runner: RunnerOptions = RunnerOptions()
+    limits: Limits = Limits()
 
     @model_validator(mode="after")
     def _seed_file_exists(self) -> BuildConfig:
@@ -290,8 +302,9 @@ class BuildConfig(_Strict):
         return self.stages.providers.get(stage, self.provider)
 
     def canonical_json(self) -> str:
-        # the runner decides where stages run, never what they produce
-        return json.dumps(self.model_dump(mode="json", exclude={"runner"}), sort_keys=True, separators=(",", ":"))
+        # the runner decides where stages run and the limits whether a build starts, never what they produce
+        return json.dumps(self.model_dump(mode="json", exclude={"runner", "limits"}), sort_keys=True,
+                          separators=(",", ":"))
 
     def config_hash(self) -> str:
         return hashlib.sha256(self.canonical_json().encode()).hexdigest()[:16]

@@ -14,10 +14,12 @@ its `profile_hints` override the core's, and its `shape_persona` has the last wo
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import re
 import threading
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -104,12 +106,31 @@ def persona_seed(config: BuildConfig, persona_id: str, seed_text: str | None = N
     return PersonaSeed(seed_text=seed_text)
 
 
+SEED_FILE_MAX_BYTES = 64 * 2**20
+SEED_FILE_MAX_ROWS = 100_000
+"""A seed file's ceilings (the persona ceiling of BuildConfig.personas), checked before it is read in full."""
+
+
 def read_seed_file(path: Path) -> list[str]:
-    """Seeds from JSONL (.jsonl/.ndjson/.json), CSV (.csv) or plain text (one per line; # comments)."""
+    """Seeds from JSONL (.jsonl/.ndjson/.json), CSV (.csv) or plain text (one per line; # comments). A file
+    past 64 MiB is refused before it is read, and one past 100,000 rows as soon as its 100,001st is parsed;
+    a file read once is not parsed again while it is unchanged."""
+    try:
+        stat = Path(path).stat()
+    except OSError as exc:
+        raise SeedFileError(f"seed file {str(path)!r} cannot be read: {exc}") from None
+    if stat.st_size > SEED_FILE_MAX_BYTES:
+        raise SeedFileError(f"seed file {str(path)!r} is {stat.st_size / 2**20:,.1f} MiB; the ceiling is "
+                            f"{SEED_FILE_MAX_BYTES // 2**20} MiB ({SEED_FILE_MAX_ROWS:,} personas)")
+    return list(_read_seeds(str(path), stat.st_mtime_ns, stat.st_size))
+
+
+@functools.lru_cache(maxsize=4)
+def _read_seeds(path: str, mtime_ns: int, size: int) -> tuple[str, ...]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise SeedFileError(f"seed file {str(path)!r} cannot be read: {exc}") from None
+        raise SeedFileError(f"seed file {path!r} cannot be read: {exc}") from None
     suffix = Path(path).suffix.lower()
     parse = (
         _parse_jsonl
@@ -118,14 +139,18 @@ def read_seed_file(path: Path) -> list[str]:
         if suffix == ".csv"
         else _parse_text
     )
-    seeds = parse(text, str(path))
-    if not seeds:
-        raise SeedFileError(f"seed file {str(path)!r} holds no seed descriptions")
-    return seeds
-
-
-def _parse_jsonl(text: str, name: str) -> list[str]:
     seeds = []
+    for seed in parse(text, path):
+        seeds.append(seed)
+        if len(seeds) > SEED_FILE_MAX_ROWS:
+            raise SeedFileError(f"seed file {path!r} holds more than {SEED_FILE_MAX_ROWS:,} seeds (the persona "
+                                "ceiling); split it into several corpora")
+    if not seeds:
+        raise SeedFileError(f"seed file {path!r} holds no seed descriptions")
+    return tuple(seeds)
+
+
+def _parse_jsonl(text: str, name: str) -> Iterator[str]:
     for lineno, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
@@ -133,25 +158,22 @@ def _parse_jsonl(text: str, name: str) -> list[str]:
             row = json.loads(line)
         except json.JSONDecodeError as exc:
             raise SeedFileError(f"seed file {name!r}, line {lineno}: invalid JSON ({exc.msg})") from None
-        seeds.append(_seed_of(row, name, lineno))
-    return seeds
+        yield _seed_of(row, name, lineno)
 
 
-def _parse_csv(text: str, name: str) -> list[str]:
+def _parse_csv(text: str, name: str) -> Iterator[str]:
     reader = csv.DictReader(io.StringIO(text))
     column = next((k for k in SEED_KEYS if k in (reader.fieldnames or [])), None)
     if column is None:
         raise SeedFileError(f"seed file {name!r}, line 1: the header needs a 'seed' or 'description' column")
-    seeds = []
     for row in reader:
         if None in row or any(v is None for v in row.values()):
             raise SeedFileError(f"seed file {name!r}, line {reader.line_num}: wrong number of fields")
-        seeds.append(_seed_of(row, name, reader.line_num, column))
-    return seeds
+        yield _seed_of(row, name, reader.line_num, column)
 
 
-def _parse_text(text: str, name: str) -> list[str]:
-    return [s for s in (line.strip() for line in text.splitlines()) if s and not s.startswith("#")]
+def _parse_text(text: str, name: str) -> Iterator[str]:
+    return (s for s in (line.strip() for line in text.splitlines()) if s and not s.startswith("#"))
 
 
 def _seed_of(row: Any, name: str, lineno: int, column: str | None = None) -> str:

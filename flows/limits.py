@@ -1,0 +1,107 @@
+"""Ceilings a build is checked against before any work, with the plan's estimate of time, memory and model calls.
+
+Hard ceilings (the config's own validation, and the seed reader in tasks/profile.py):
+- personas: 100,000 (`personas`, or the rows of a seed file); days: 3,660;
+- seed file: 64 MiB and 100,000 rows, checked before it is parsed in full.
+
+Estimates, refused past the config's `[limits]` (schemas/config.py `Limits`):
+- time: `max_hours` (24 by default);
+- peak memory: `max_memory_gb` (default: 80% of this machine's memory);
+- model calls through a paid provider: `max_calls` (250,000 by default).
+
+The estimate is fitted to builds measured on the reference machine (2 cores, Python 3.11, offline narrator):
+tiny (2 personas x 21 days) 21 s and 577 MB peak RSS; 20 x 21 days 45 s, 765 MB; 40 x 21 days 67 s, 876 MB;
+365-day personas 16.4 s each, 10 / 20 / 40 of them 990 / 1,123 / 1,462 MB (bench/results.md, "scale slope"); a
+rhelm build makes 17.6 model calls per persona-day (demo 13.9). It is meant to be right within a factor of two,
+which is what a refusal needs: a 100,000-persona build is not a few minutes off.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from schemas.config import BuildConfig
+
+BASE_S = 19.0
+"""Fixed cost of a build: Prefect start-up, gates, measures and freeze."""
+PERSONA_S, PERSONA_DAY_S = 0.19, 0.0444
+BASE_MB = 640.0
+ACTIVE_DAY_MB = 0.13
+"""Memory of a branch in flight, per simulated day (runner.max_active_personas branches are)."""
+PERSONA_MB, PERSONA_DAY_MB = 5.0, 0.0294
+"""Memory that grows with the corpus (the gates and measures read whole tables)."""
+CALLS_PER_PERSONA_DAY = 18.0
+CALL_LATENCY_S = 1.5
+"""Assumed seconds per call of a real provider (the limiter runs `max_concurrency` at once)."""
+
+
+class LimitExceeded(ValueError):
+    """A build the limits refuse; the message holds the estimate and the setting that would allow it."""
+
+
+@dataclass(frozen=True)
+class Estimate:
+    personas: int
+    days: int
+    seconds: float
+    peak_mb: float
+    calls: int
+    paid_calls: int
+
+    def line(self) -> str:
+        hours = self.seconds / 3600
+        when = f"{hours:,.1f} h" if hours >= 1 else f"{self.seconds / 60:,.0f} min" if self.seconds >= 90 \
+            else f"{self.seconds:.0f} s"
+        paid = f", {self.paid_calls:,} through a paid provider" if self.paid_calls else ""
+        return (f"{self.personas:,} personas x {self.days:,} days: about {when}, {self.peak_mb / 1024:,.1f} GB peak "
+                f"memory and {self.calls:,} model calls{paid}")
+
+
+def estimate(config: BuildConfig, personas: int) -> Estimate:
+    """Time, peak memory and model calls of building `personas` personas with `config` on one machine."""
+    days = config.days
+    calls = int(CALLS_PER_PERSONA_DAY * personas * days)
+    providers = [config.provider, *config.stages.providers.values()]
+    paid = [p for p in providers if p.name != "offline"]
+    paid_calls = calls if paid else 0
+    seconds = BASE_S + personas * (PERSONA_S + PERSONA_DAY_S * days)
+    if paid:
+        seconds += paid_calls * CALL_LATENCY_S / min(p.max_concurrency for p in paid)
+    active = min(personas, config.runner.max_active_personas)
+    peak = BASE_MB + ACTIVE_DAY_MB * active * days + personas * (PERSONA_MB + PERSONA_DAY_MB * days)
+    return Estimate(personas, days, seconds, peak, calls, paid_calls)
+
+
+def machine_memory_gb() -> float | None:
+    """This machine's memory (MemTotal), or None where /proc/meminfo is not there."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemTotal:"):
+                    return int(line.split()[1]) / 2**20
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def check_limits(config: BuildConfig, personas: int, memory_gb: float | None = None) -> Estimate:
+    """The build's estimate, or LimitExceeded naming each ceiling it passes and how to raise it."""
+    est = estimate(config, personas)
+    limits = config.limits
+    problems = []
+    if est.seconds > limits.max_hours * 3600:
+        problems.append(f"longer than [limits] max_hours = {limits.max_hours:g}")
+    budget = limits.max_memory_gb
+    if budget is None:
+        total = memory_gb if memory_gb is not None else machine_memory_gb()
+        budget = None if total is None else round(0.8 * total, 1)
+    if budget is not None and est.peak_mb / 1024 > budget:
+        problems.append(f"more memory than {budget:g} GB ([limits] max_memory_gb"
+                        + (")" if limits.max_memory_gb is not None else "; 80% of this machine's)"))
+    if est.paid_calls > limits.max_calls:
+        problems.append(f"more paid model calls than [limits] max_calls = {limits.max_calls:,}")
+    if problems:
+        raise LimitExceeded(f"refusing to build: {est.line()}, which is " + "; ".join(problems) + ". Build fewer "
+                            "personas or days, or raise the limit in the config's [limits] table if the machine "
+                            "(and budget) can take it")
+    return est
