@@ -12,6 +12,7 @@ from typing import Any
 from prefect import flow, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.cache_policies import NO_CACHE
+from prefect.exceptions import UnfinishedRun
 from prefect.settings import get_current_settings
 from pydantic import BaseModel
 
@@ -175,9 +176,25 @@ def submit_persona(ctx: Ctx, persona_id: str, seed_text: str, tasks: dict | None
         futures[stage] = _tracked(t[stage].submit(ctx, persona_id, *first, *(futures[i] for i in inputs)),
                                   stage, persona_id)
     f = futures
-    return _tracked(land_persona.submit(ctx, persona_id, f["profile"], f["simulate"], f["sources"], f["dialogue"],
-                                        f["questions"], f["review"], f["verify"], f["companion"], seed_text=seed_text),
-                    "land", persona_id)
+    landing = _tracked(land_persona.submit(ctx, persona_id, f["profile"], f["simulate"], f["sources"], f["dialogue"],
+                                           f["questions"], f["review"], f["verify"], f["companion"],
+                                           seed_text=seed_text), "land", persona_id)
+    landing.stage_futures = futures  # so a failed stage's own error, not "the landing never ran", is raised
+    return landing
+
+
+def branch_result(landed) -> Landed:
+    """The landing's result; when it never ran because a stage failed, that stage's exception instead."""
+    try:
+        return landed.result()
+    except UnfinishedRun:
+        for future in getattr(landed, "stage_futures", {}).values():
+            state = future.state
+            if state.is_failed() or state.is_crashed():
+                error = future.result(raise_on_failure=False)
+                if isinstance(error, BaseException):
+                    raise error from None
+        raise
 
 
 def stage_keys(ctx: Ctx, persona_id: str, seed_text: str, digests: dict[str, str]) -> dict[str, str]:
@@ -449,7 +466,7 @@ def run_branches(ctx: Ctx, seeds: list[tuple[str, str]], tasks: dict | None = No
             active += 1
         persona_id, landed = finished.get()
         active -= 1
-        result = landed.result()  # a failed branch raises here, as before
+        result = branch_result(landed)  # a failed branch raises its stage's error here
         total, keys[persona_id] = _sum_counts([total, result.counts]), result.key
         del landed, result
     return total, dict(sorted(keys.items()))

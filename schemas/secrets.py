@@ -41,7 +41,7 @@ _PREFIXED = re.compile(r"\b(sk-ant|sk-proj|sk|key|rk|pk)-[A-Za-z0-9_\-]{6,}")
 _KEYLIKE_PARAM = re.compile(rf"(?i)^(?:{_NAMES}|sig|signature|auth|credential|credentials|code)$")
 _KEYLIKE_VALUE = re.compile(r"^(?=.*[A-Za-z])(?=.*\d)[A-Za-z0-9._~+/=\-]{16,}$")
 
-_lock = threading.Lock()
+_lock = threading.RLock()  # reentrant: a log record made while the lock is held (by a __del__) redacts too
 _secrets: set[str] = set()
 _key_envs: set[str] = set(DEFAULT_KEY_ENVS)
 _installed = False
@@ -66,7 +66,8 @@ def register_key_env(name: str | None) -> None:
 def known_secrets() -> list[str]:
     """Every registered key and the current value of every key variable, longest first."""
     with _lock:
-        found = set(_secrets) | {os.environ.get(n, "").strip() for n in _key_envs}
+        found, names = set(_secrets), tuple(_key_envs)
+    found |= {os.environ.get(n, "").strip() for n in names}
     return sorted((s for s in found if len(s) >= MIN_RUN), key=len, reverse=True)
 
 

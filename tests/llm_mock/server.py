@@ -13,7 +13,9 @@ Faults, by a script consumed one per completion request (`mock.script(...)`) or 
 (`error_rate` + `error_kinds`, seeded): "429" (with Retry-After), "500", "timeout" (sleeps past the
 client timeout), "badbody" (HTTP body that is not JSON), "malformed" (answer text that is not JSON),
 "invalid" (JSON that violates the schema), "truncate" (finish_reason length / stop_reason max_tokens),
-"omit" (valid JSON that leaves out the prompt's required phrases).
+"omit" (valid JSON that leaves out the prompt's required phrases). Faults that echo the key the client sent,
+as some providers and proxies do: "401echo" (short body), "401long" (the key past the first 300 characters),
+"400long" (a permanent error with the key deep in its body), "500long" (the same, transient).
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 FAULTS = ("429", "500", "timeout", "badbody", "malformed", "invalid", "truncate", "omit")
+ECHO_FAULTS = {"401echo": (401, 0), "401long": (401, 200), "400long": (400, 200), "500long": (500, 200)}
+"""fault -> (HTTP status, characters of preamble before the echoed key)."""
 
 
 class Oracle:
@@ -107,11 +111,13 @@ class MockLLM:
 
     def __init__(self, *, latency_s: float = 0.0, answer=None, api_key: str | None = None,
                  error_rate: float = 0.0, error_kinds: tuple[str, ...] = ("500",), retry_after: str = "1",
-                 timeout_sleep_s: float = 3.0, models: tuple[str, ...] = ("mock-model",), seed: int = 0) -> None:
+                 timeout_sleep_s: float = 3.0, models: tuple[str, ...] = ("mock-model",), seed: int = 0,
+                 reject: str | None = None) -> None:
         self.latency_s, self.api_key, self.retry_after = latency_s, api_key, retry_after
         self.answer = answer or Oracle().answer
         self.error_rate, self.error_kinds, self.timeout_sleep_s = error_rate, error_kinds, timeout_sleep_s
         self.models = models
+        self.reject = reject  # an ECHO_FAULTS name: how a wrong key is refused (default: a short echo)
         self.hits: Counter[str] = Counter()
         self.log: list[tuple[float, str, str]] = []
         self.in_flight = self.max_in_flight = 0
@@ -187,12 +193,29 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def given_key(self) -> str:
+        return self.headers.get("x-api-key") or self.headers.get("authorization", "").removeprefix("Bearer ")
+
+    def echo(self, fault: str) -> None:
+        """An error whose body quotes the key the client sent, after `preamble` characters of explanation."""
+        status, preamble = ECHO_FAULTS[fault]
+        text = ("The request was rejected by the upstream gateway after policy evaluation. " * 10)[:preamble]
+        key = self.given_key()
+        if preamble:  # the key at many offsets, so a cut anywhere in the first ~900 characters splits one of them
+            text += "".join(f"[attempt {i}] Key provided: {key}; " for i in range(12))
+        kind = {401: "authentication_error", 400: "invalid_request_error"}.get(status, "api_error")
+        self.send(status, {"type": "error", "error": {"type": kind, "message": f"{text}Key provided: "
+                                                      f"{key} (api_key={key})"}})
+
     def authorised(self) -> bool:
         if self.mock.api_key is None:
             return True
-        given = self.headers.get("x-api-key") or self.headers.get("authorization", "").removeprefix("Bearer ")
+        given = self.given_key()
         if given == self.mock.api_key:
             return True
+        if self.mock.reject in ECHO_FAULTS:
+            self.echo(self.mock.reject)
+            return False
         self.send(401, {"type": "error", "error": {"type": "authentication_error", "code": "invalid_api_key",
                                                   "message": f"Incorrect API key provided: {given}"}})
         return False
@@ -226,6 +249,8 @@ class _Handler(BaseHTTPRequestHandler):
     def answer(self, kind: str, body: dict) -> None:
         fault = self.mock.next_fault(kind)
         time.sleep(self.mock.latency_s)
+        if fault in ECHO_FAULTS:
+            return self.echo(fault)
         if fault == "429":
             return self.send(429, {"error": {"type": "rate_limit_error", "message": "slow down"}},
                              {"retry-after": self.mock.retry_after})
