@@ -243,7 +243,11 @@ def releases(home: HomeOpt = DEFAULT_HOME, verify: VerifyOpt = True) -> None:
     if not found and not orphans:
         out.print(f"no releases under {layout.releases}")
         return
-    table = Table("release", "created", "content hash", "questions", "withdrawn", "status", "path")
+    table = Table()
+    table.add_column("release", no_wrap=True)
+    for name in ("created", "content hash", "questions", "withdrawn", "status"):
+        table.add_column(name)
+    table.add_column("path", overflow="fold")
     for r in found:
         table.add_row(f"{r['name']}/{r['version']}", r["created_at"][:19], r["content_hash"][:16], str(r["questions"]),
                       str(r["withdrawn"]), escape(r["status"]), r["path"])
@@ -355,8 +359,10 @@ def eval_release(
 ) -> None:
     """Evaluate retrieval systems and a reader on a frozen release; writes results and a report beside it."""
     _quiet_prefect()
+    from pydantic import ValidationError
+
     from flows.evaluate import TRACKS, check_request
-    from schemas.config import ProviderConfig
+    from schemas.config import ProviderConfig, describe_validation_error
     from warehouse.diff import resolve_release
     from warehouse.paths import Layout
 
@@ -371,12 +377,14 @@ def eval_release(
               _csv(settings, "settings"), _csv("5,20,50" if k is None else k, "k", int))
     try:
         check_request(*chosen)
-        resolve_release(Layout(home.expanduser().absolute()), release, verify)
         fields = {"name": provider} | ({"model": model} if model else {})
         fields |= {key: v for key, v in (("api_key_env", api_key_env), ("base_url", base_url)) if v}
         reader = ProviderConfig(**fields)
-    except ValueError as exc:  # pydantic's ValidationError is a ValueError
-        fail(str(exc).splitlines()[0] if "validation error" not in str(exc) else f"bad provider options: {exc}")
+        resolve_release(Layout(home.expanduser().absolute()), release, verify)
+    except ValidationError as exc:  # never str(exc): pydantic quotes the input, a URL's query string included
+        fail(f"bad provider options: {describe_validation_error(exc)}")
+    except ValueError as exc:
+        fail(str(exc).splitlines()[0])
     from flows.evaluate import evaluate_release
 
     result = evaluate_release(release=release, systems=chosen[0], settings=chosen[1], ks=chosen[2],

@@ -19,7 +19,7 @@ from tasks.llm.preflight import check_providers
 from tests.llm_mock.server import MockLLM, Oracle
 from warehouse.ledger import ledger_by_stage_model
 
-FAKE_KEY = "sk-lifeloom-FAKEKEY-7f3a9c2e5b1d"
+FAKE_KEY = "sk-Fq7Rz2Xw9Lk4Tn8Vb3Mh6Jd1Pc5Gs"
 FAULTS = ("429", "500", "timeout", "badbody", "malformed", "invalid", "truncate", "omit")
 
 

@@ -13,6 +13,7 @@ from schemas.tables import to_arrow
 from tasks.interop import imported_persona
 from tasks.metrics import grammar
 from tests.tasks.metrics_rows import Evidence, fact, question, turn
+from warehouse.integrity import checksums
 from warehouse.measures import REFERENCE_FILE, load_reference, measure_benchmark
 from warehouse.parquet import write_parquet
 
@@ -38,7 +39,9 @@ def tiny_release(home: Path, with_questions: bool = True) -> Path:
                                   for q, t in zip(qs, (turns[0], turns[3]), strict=True)] if with_questions else []}
     for table, items in rows.items():
         write_parquet(to_arrow(table, items, "tiny-run"), folder / f"{table}.parquet")
-    (folder / "manifest.json").write_text(json.dumps({"name": "tiny", "version": "v0001", "run_id": "tiny-run"}))
+    sums = {k: v.model_dump() for k, v in checksums(folder).items()}
+    (folder / "manifest.json").write_text(json.dumps({"name": "tiny", "version": "v0001", "run_id": "tiny-run",
+                                                      "checksums": sums}))
     return folder
 
 

@@ -64,3 +64,15 @@ def test_every_log_record_is_redacted_message_arguments_and_traceback(caplog):
             log.exception("failed")
     text = caplog.text + "".join(r.exc_text or "" for r in caplog.records)
     assert runs(text) == [] and "answer body ***" in text
+
+
+def test_a_key_in_a_command_line_base_url_is_refused_without_being_printed(tmp_path):
+    from typer.testing import CliRunner
+
+    from flows.cli import app
+
+    url = "http://127.0.0.1:9/v1?token=Zq8RmV2xT4kLp9Wn3Yb6Hd1F"
+    result = CliRunner().invoke(app, ["eval", "--release", "x/v0001", "--provider", "openai", "--model", "m",
+                                      "--base-url", url, "--home", str(tmp_path)])
+    assert result.exit_code == 2 and "looks like a credential" in result.output
+    assert runs(result.output, "Zq8RmV2xT4kLp9Wn3Yb6Hd1F") == []

@@ -12,7 +12,7 @@ from tasks.llm.cache import CallCache
 from tasks.llm.gateway import Gateway
 from tests.llm_mock.server import MockLLM, Oracle
 
-KEY = "sk-lifeloom-FAKEKEY-eval"
+KEY = "sk-Ev4Lq8Tz2Wm6Rx9Kb3Nh7Jd"
 T = dt.datetime(2024, 2, 1, 12, tzinfo=dt.UTC)
 
 

@@ -89,3 +89,35 @@ def test_dataset_card_loads_with_datasets(tmp_path):
     release.freeze(layout, _manifest(layout, "r1"))
     path = layout.release_dir("t", "v0001") / "question_evidence.parquet"
     assert len(datasets.load_dataset("parquet", data_files=str(path), split="train")) == 1
+
+
+def test_an_orphan_version_is_no_release_never_reused_and_removed_by_prune(tmp_path):
+    layout = prepare_home(tmp_path)
+    land_rows(layout, "question_evidence", [_evidence("a")], "r1", "p0000")
+    release.freeze(layout, _manifest(layout, "r1"))
+    orphan = layout.release_dir("t", "v0002")
+    orphan.mkdir()
+    (orphan / "questions.parquet").write_text("half")
+    orphan.chmod(0o555)
+    assert release.existing_versions(layout, "t") == ["v0001"]
+    assert release.parent_manifest(layout, "t")["version"] == "v0001"
+    assert release.orphan_versions(layout) == [orphan] and release.next_version(layout, "t") == "v0003"
+    release.freeze(layout, _manifest(layout, "r1"))
+    assert release.existing_versions(layout, "t") == ["v0001", "v0003"]
+    assert release.remove_orphans(layout) == [orphan] and not orphan.exists()
+
+
+def test_a_release_without_data_docs_says_so_and_records_every_file(tmp_path):
+    from warehouse.integrity import verify_release
+
+    layout = prepare_home(tmp_path)
+    land_rows(layout, "question_evidence", [_evidence("a")], "r1", "p0000")
+    release.freeze(layout, _manifest(layout, "r1"), docs=tmp_path / "no-docs-here")
+    path = layout.release_dir("t", "v0001")
+    manifest = json.loads((path / "manifest.json").read_text())
+    assert manifest["data_docs"] is False and "data_docs/index.html" not in manifest["files"]
+    assert set(manifest["checksums"]) == {"README.md", "croissant.json", *(f for f in manifest["files"]
+                                                                            if f.endswith(".parquet"))}
+    card = (path / "README.md").read_text()
+    assert "Data Docs were not built" in card and "data_docs/index.html" not in card
+    assert verify_release(path).ok
