@@ -11,9 +11,11 @@ import time
 from collections import Counter
 
 from schemas.config import ProviderConfig, load_preset
-from tasks import dialogue, loop, profile, sources
-from tasks.chunking import count_tokens
+from tasks.dialogue import stage as dialogue
 from tasks.llm.gateway import Gateway
+from tasks.sources import stage as sources
+from tasks.sources.chunking import count_tokens
+from tasks.world import loop, profile
 
 PRESET = "rhelm"
 

@@ -38,7 +38,13 @@ from flows.build import build_corpus
 from schemas.config import load_preset
 from schemas.corpus import Corpus
 from schemas.config import ProviderConfig
-from tasks import companion, dialogue, loop, profile, qa_review, questions, sources, verify
+from tasks import companion, verify
+from tasks.dialogue import stage as dialogue
+from tasks.world import loop
+from tasks.world import profile
+from tasks.questions import review as qa_review
+from tasks.questions import stage as questions
+from tasks.sources import stage as sources
 from tasks.llm.gateway import Gateway
 
 @flow

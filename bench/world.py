@@ -9,8 +9,8 @@ import statistics
 import time
 
 from schemas.config import ProviderConfig, load_preset
-from tasks import loop, profile
 from tasks.llm.gateway import Gateway
+from tasks.world import loop, profile
 
 PRESET = "rhelm"
 

@@ -26,13 +26,13 @@ from schemas.metrics import MeasureRow
 from schemas.release import Manifest, ReleaseRecord, RunRecord
 from schemas.secrets import clip
 from schemas.tables import CORPUS_TABLES, RELEASE_TABLES, TABLES
-from tasks import profile
 from tasks.domains import pack_for
 from tasks.llm import prompts
 from tasks.llm.preflight import check_providers
 from tasks.metrics import measure_corpus
 from tasks.metrics import report as metrics_report
 from tasks.metrics.report import card_section
+from tasks.world import profile
 from validation.gates import GateReport, run_gates
 from warehouse import landing, release
 from warehouse.catalog import refresh_catalog, session

@@ -55,7 +55,7 @@ def resolve_config(preset: str | None, config: Path | None) -> BuildConfig:
     except ConfigError as exc:
         fail(str(exc))
     from tasks.domains import pack_for
-    from tasks.profile import SeedFileError, seed_texts
+    from tasks.world.profile import SeedFileError, seed_texts
 
     try:
         pack_for(cfg).check(cfg)  # a config the domain pack cannot build: one message, before anything starts
@@ -92,7 +92,7 @@ def build(
     cfg = with_runner(resolve_config(preset, config), runner, dask_address)
     from flows.limits import LimitExceeded, check_limits
     from tasks.llm.preflight import ProviderUnavailable, check_providers
-    from tasks.profile import persona_ids
+    from tasks.world.profile import persona_ids
     from warehouse.paths import HomeError, prepare_home
 
     try:

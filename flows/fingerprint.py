@@ -32,12 +32,12 @@ PROJECT_PACKAGES = ("tasks", "schemas", "validation")
 """Only these packages' modules count in a code closure (flows/ and warehouse/ do no stage or gate work)."""
 
 STAGE_MODULES = {
-    "profile": "tasks.profile",
-    "simulate": "tasks.loop",
-    "sources": "tasks.sources",
-    "dialogue": "tasks.dialogue",
-    "questions": "tasks.questions",
-    "review": "tasks.qa_review",
+    "profile": "tasks.world.profile",
+    "simulate": "tasks.world.loop",
+    "sources": "tasks.sources.stage",
+    "dialogue": "tasks.dialogue.stage",
+    "questions": "tasks.questions.stage",
+    "review": "tasks.questions.review",
     "verify": "tasks.verify",
     "companion": "tasks.companion",
 }
@@ -243,9 +243,10 @@ def corpus_fingerprint(config: BuildConfig, land_keys: dict[str, str]) -> str:
     pack, and the code computing the figures and the validity measures (with warehouse/measures.py, their
     reader)."""
     release = Path(__file__).resolve().parent.parent / "warehouse" / "release.py"
+    # the measures' closure: tasks/metrics/* and what it reads
     parts = {"version": STATS_VERSION, "landings": sorted(land_keys.items()), "config": config.config_hash(),
              "pack": pack_digest(config), "release": hashlib.sha256(release.read_bytes()).hexdigest(),
-             "code": [code_digest(m) for m in ("tasks.memory_need", "tasks.chunking", "tasks.companion.context",
-                                               "tasks.metrics")],  # the measures' closure: tasks/metrics/*
+             "code": [code_digest(m) for m in ("tasks.companion.memory_need", "tasks.sources.chunking",
+                                               "tasks.companion.context", "tasks.metrics")],
              "measures": hashlib.sha256((release.parent / "measures.py").read_bytes()).hexdigest()}
     return f"corpus-{_digest(parts)[:40]}"

@@ -1,6 +1,6 @@
 """Ceilings a build is checked against before any work, with the plan's estimate of time, memory and model calls.
 
-Hard ceilings (the config's own validation, and the seed reader in tasks/profile.py):
+Hard ceilings (the config's own validation, and the seed reader in tasks/world/profile.py):
 - personas: 100,000 (`personas`, or the rows of a seed file); days: 3,660;
 - seed file: 64 MiB and 100,000 rows, checked before it is parsed in full.
 

@@ -83,7 +83,7 @@ def run_build(config: BuildConfig, layout: Layout, version: str | None, console:
     """Build with a progress bar over persona stages (plus calls, errors and cache hits); ends with a
     summary table; returns the release path (or the release it matched) or the failure."""
     from flows.build import STAGES
-    from tasks.profile import persona_ids
+    from tasks.world.profile import persona_ids
 
     total = len(persona_ids(config)) * len(STAGES) + 2  # + gate + freeze
     bar = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),

@@ -23,9 +23,14 @@ from prefect import Task, get_run_logger, task
 from flows.fingerprint import stage_fingerprint
 from schemas.config import BuildConfig
 from schemas.corpus import Corpus
-from tasks import companion, dialogue, loop, profile, qa_review, questions, sources, verify
+from tasks import companion, verify
+from tasks.dialogue import stage as dialogue
 from tasks.llm.cache import CallCache
 from tasks.llm.gateway import Gateway
+from tasks.questions import review as qa_review
+from tasks.questions import stage as questions
+from tasks.sources import stage as sources
+from tasks.world import loop, profile
 from warehouse.paths import Layout
 
 HEARTBEAT_S = 10.0

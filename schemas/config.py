@@ -99,7 +99,7 @@ class DialogueOptions(_Strict):
 
 
 class QuestionOptions(_Strict):
-    """How many questions a persona gets and in what form (tasks/qgen/)."""
+    """How many questions a persona gets and in what form (tasks/questions/)."""
 
     per_persona: int = Field(60, ge=1, description="questions per persona (upper bound)")
     per_category: int | None = Field(

@@ -17,10 +17,10 @@ from schemas.corpus import Chunk, Corpus, Turn
 from schemas.profile import Persona
 from schemas.qa import Evidence, Question, QuestionSet
 from schemas.world import Fact, World
-from tasks.facttext import carries, carries_first, mentions
-from tasks.verify_dialogue import WARNINGS, TurnScope, scopes_for, turn_problems
-from tasks.verify_sources import document_problems
-from tasks.verify_world import verify_world
+from tasks.common.facttext import carries, carries_first, mentions
+from tasks.dialogue.verify import WARNINGS, TurnScope, scopes_for, turn_problems
+from tasks.sources.verify import document_problems
+from tasks.world.verify import verify_world
 
 STATE_CHARACTERISTICS = ("state_dependent_attribute", "entity_disambiguation")
 STATE_TEMPLATES = tuple(f"fact.{c}" for c in STATE_CHARACTERISTICS)
@@ -32,7 +32,7 @@ SUGGESTIONS = {
     "turn_states_stale_fact": "state the value that holds on the turn's day, or put the old one in the past",
     "turn_contradicts_fact": "reword the turn so it agrees with the fact store",
     "time_ref_in_text": "record only time phrases the text contains",
-    "relative_time_mismatch": "use tasks.relativetime.describe for the event's date",
+    "relative_time_mismatch": "use tasks.dialogue.relativetime.describe for the event's date",
     "assistant_reveals_untold": "the assistant states only what it was told in the session",
     "pastes_document": "talk about the document instead of copying it",
     "upload_marker": "open a turn that shares a document with [Upload <doc_id>]",
@@ -232,7 +232,7 @@ def check_question(audit: Audit, q: Question, evidence: list[Evidence]) -> None:
 
 def check_dialogue(audit: Audit, window: int | None = None) -> None:
     """Bullets, sessions and turns: ids resolve, clocks run forward, and every turn passes the per-turn
-    checks of tasks/verify_dialogue.py (claimed facts carried and valid, no foreknowledge, relative times
+    checks of tasks/dialogue/verify.py (claimed facts carried and valid, no foreknowledge, relative times
     that fit the calendar, no untold facts from the assistant, no pasted documents, upload markers,
     reply lengths)."""
     for bullet in audit.corpus.bullets:
@@ -322,7 +322,7 @@ def check_initial_turns(audit: Audit) -> None:
 
 def check_sources(audit: Audit) -> None:
     """Documents carry the facts they claim and agree with the fact store and their tables (see
-    tasks/verify_sources.py); chunks belong to a document and carry theirs."""
+    tasks/sources/verify.py); chunks belong to a document and carry theirs."""
     for doc in audit.corpus.documents:
         for problem in document_problems(doc, audit.persona, audit.world):
             if problem.check != "document_carries_fact":  # reported below, with the fact id resolved

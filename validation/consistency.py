@@ -1,5 +1,5 @@
 """The consistency suite: no error finding left, fallback share under its bound, every evidence item
-carries its fact (tasks/facttext.py's `carries`), every question reviewed and kept by the QA verifier."""
+carries its fact (tasks/common/facttext.py's `carries`), every question reviewed and kept by the QA verifier."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import duckdb
 import pandas as pd
 
 from schemas.config import BuildConfig
-from tasks.facttext import carries
+from tasks.common.facttext import carries
 from validation.frames import query, stream
 from validation.suites import Check, Suite, all_true, between, factory
 

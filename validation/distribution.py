@@ -102,7 +102,7 @@ union all select body from {documents} where run_id = $run_id and persona_id = $
 
 def _persona_tokens(con: duckdb.DuckDBPyConnection, run_id: str, persona_id: str) -> int:
     """cl100k_base tokens of one persona's turns and document bodies (warehouse.release.text_tokens' count)."""
-    from tasks.chunking import count_tokens
+    from tasks.sources.chunking import count_tokens
 
     return sum(count_tokens(text or "") for (text,) in stream(con, TEXTS_SQL, run_id, "turns", "documents",
                                                               params={"persona_id": persona_id}))

@@ -36,8 +36,6 @@ class DocsSite:
         try:
             return definition.run(batch_parameters={"dataframe": df}, result_format=result_format)
         finally:
-            from validation.gates import release_batches
-
             release_batches(self.source)
 
     def publish(self, target: Path) -> Path:
@@ -51,3 +49,11 @@ class DocsSite:
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
         return target
+
+
+def release_batches(datasource: Any) -> None:
+    """Drop the batches (and so the frames) a pandas datasource's execution engine keeps after a validation:
+    Great Expectations caches every batch it loaded, by asset, for the life of the context."""
+    manager = datasource.get_execution_engine().batch_manager
+    manager.reset_batch_cache()
+    manager.batch_data_cache.clear()

@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field, computed_field
 
 from schemas.audit import GateResult
 from schemas.config import BuildConfig
+from validation.docs import release_batches
 from validation.suites import Check, Suite, all_suites
 
 SAMPLE_SIZE = 10
@@ -213,14 +214,6 @@ def _run(name: str, df: pd.DataFrame, checks: list[Check], docs: Any, result_for
     finally:
         del batch
         release_batches(_context().data_sources.get(DATASOURCE))
-
-
-def release_batches(datasource: Any) -> None:
-    """Drop the batches (and so the frames) a pandas datasource's execution engine keeps after a validation:
-    Great Expectations caches every batch it loaded, by asset, for the life of the context."""
-    manager = datasource.get_execution_engine().batch_manager
-    manager.reset_batch_cache()
-    manager.batch_data_cache.clear()
 
 
 def _needs_complete(outcome: Any, check: Check) -> bool:

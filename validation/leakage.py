@@ -1,6 +1,6 @@
 """The leakage suite: the answer is not in the question; the MCQ gold is not the unique longest option
 more often than chance allows; MCQ gold positions are uniform by a chi-square test; among MCQ items
-whose six options lie on one ordered scale (dates, months, counts, amounts: tasks/qgen/mcq.py
+whose six options lie on one ordered scale (dates, months, counts, amounts: tasks/questions/mcq.py
 `ordinal_rank`), the gold's rank (how many options lie below it) is uniform by a chi-square test.
 
 Items whose derivation says `options_in_question` (the sequence template names both events it asks
@@ -16,8 +16,8 @@ import duckdb
 import pandas as pd
 
 from schemas.config import BuildConfig
-from tasks.facttext import mentions
-from tasks.qgen.mcq import ordinal_rank
+from tasks.common.facttext import mentions
+from tasks.questions.mcq import ordinal_rank
 from validation.frames import query
 from validation.suites import Suite, all_true, between, factory
 

@@ -82,15 +82,13 @@ def factory(name: str) -> Callable[[Callable[[BuildConfig], Suite]], Callable[[B
 
 def all_suites(config: BuildConfig | None = None) -> list[Suite]:
     """Every family's suite for `config` (default thresholds when None), the fixed suites, then the
-    domain pack's suites (validation/domain.py)."""
+    domain pack's suites (`pack_suites`)."""
     for module in SUITE_MODULES:
         importlib.import_module(module)
     config = config or DEFAULT_CONFIG
     families = [m.rpartition(".")[2] for m in SUITE_MODULES]  # module order, whatever imported them first
     order = sorted(FACTORIES, key=lambda n: (families.index(n) if n in families else len(families), n))
     built = [FACTORIES[name](config) for name in order]
-    from validation.domain import pack_suites
-
     return built + [s for s in SUITES if s.name not in {b.name for b in built}] + pack_suites(config)
 
 
@@ -117,3 +115,30 @@ def at_least(name: str, frame: str, sample: str, on_failure: str = "") -> Check:
     """Every row's `n` is at least its `floor`."""
     kwargs = {"column_A": "n", "column_B": "floor", "or_equal": True}
     return Check(name, frame, "ExpectColumnPairValuesAToBeGreaterThanB", kwargs, sample, on_failure)
+
+
+def core_families() -> tuple[str, ...]:
+    """The core suite families: one per module of SUITE_MODULES (so a new family is never missing here)."""
+    return tuple(m.rpartition(".")[2] for m in SUITE_MODULES)
+
+
+
+
+def pack_suites(config: BuildConfig) -> list[Suite]:
+    """The domain pack's suites for `config` (none for the general pack): finance's investor-type quotas, event
+    counts and spacing, post-shock changes and items, grid coverage, catalog-only event-title options, the impact
+    fallback share and a layer-1 audit of the impact rows. They run after the core families; a pack suite may not
+    take a core family's name (every module of SUITE_MODULES), and its check names must be unique within it.
+    Multiple-choice balance is not a pack check: the core leakage suite gates it for every pack's items."""
+    from tasks.domains import pack_for
+
+    suites = list(pack_for(config).suites(config))
+    names = [s.name for s in suites]
+    for suite in suites:
+        checks = [c.name for c in suite.checks]
+        if suite.name in core_families() or names.count(suite.name) > 1:
+            raise ValueError(f"domain pack {config.domain!r}: suite name {suite.name!r} is taken")
+        if len(set(checks)) != len(checks) or any(c.frame not in suite.frames for c in suite.checks):
+            raise ValueError(f"domain pack {config.domain!r}: suite {suite.name!r} repeats a check name "
+                             "or checks a frame it does not build")
+    return suites

@@ -20,8 +20,8 @@ from pydantic import BaseModel
 
 from schemas.release import Manifest, ReleaseRecord
 from schemas.tables import RELEASE_TABLES, TABLES
-from tasks.chunking import count_tokens
 from tasks.metrics.report import card_section
+from tasks.sources.chunking import count_tokens
 from warehouse.catalog import session
 from warehouse.croissant import croissant
 from warehouse.integrity import checksums
@@ -115,7 +115,7 @@ with persona_id null, over the whole run."""
 def dialogue_stats(con: duckdb.DuckDBPyConnection, run_id: str) -> dict:
     """The run's dialogue at a glance: sessions, user and assistant turns, turns by category and by kind,
     the distinct 4-gram ratio of user turns (whole run, lowest persona, each persona) and cl100k_base tokens
-    of dialogue turns and document bodies per persona (exact counts with tasks.chunking.count_tokens)."""
+    of dialogue turns and document bodies per persona (exact counts with tasks.sources.chunking.count_tokens)."""
     params = {"run_id": run_id}
     ratios = {pid: (round(d / n, 4) if n else None) for pid, n, d in con.execute(USER_4GRAMS_SQL, params).fetchall()}
     overall = ratios.pop(None, None)
@@ -134,7 +134,7 @@ def dialogue_stats(con: duckdb.DuckDBPyConnection, run_id: str) -> dict:
         "distinct_4gram_ratio": overall,
         "min_persona_distinct_4gram_ratio": min((r for r in ratios.values() if r is not None), default=None),
         "distinct_4gram_ratio_by_persona": dict(sorted(ratios.items())),
-        "tokens": {"method": "cl100k_base via tasks.chunking.count_tokens",
+        "tokens": {"method": "cl100k_base via tasks.sources.chunking.count_tokens",
                    "dialogue": sum(t["dialogue"] for t in tokens.values()),
                    "documents": sum(t["documents"] for t in tokens.values()),
                    "by_persona": dict(sorted(tokens.items()))},
@@ -173,7 +173,7 @@ def natural_memory_rates(con: duckdb.DuckDBPyConnection, run_id: str, window: in
     persona at a time (only one persona's turns and facts are ever in memory)."""
     from zoneinfo import ZoneInfo
 
-    from tasks.memory_need import needs
+    from tasks.companion.memory_need import needs
 
     zones = {p: ZoneInfo(json.loads(prof)["identity"]["timezone"]) for p, prof in con.execute(
         "select persona_id, profile from personas where run_id = ?", [run_id]).fetchall()}

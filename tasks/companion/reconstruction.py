@@ -11,7 +11,7 @@ from schemas.companion import PORTRAIT_SLOTS, PortraitSlot, ProfileClaim
 from schemas.corpus import Turn
 from schemas.profile import Persona
 from schemas.world import Fact
-from tasks.facttext import attribute_phrase, capital, first_name, mentions
+from tasks.common.facttext import attribute_phrase, capital, first_name, mentions
 
 SLOT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("health", ("health", "doctor", "injury", "illness", "running_restriction", "diet", "therapy", "medic")),

@@ -8,8 +8,8 @@ from typing import Any
 from schemas.corpus import Turn
 from schemas.profile import Persona
 from schemas.world import Fact
-from tasks.facttext import first_name, must_include, phrase_pattern
-from tasks.timeutil import human_date, local_date
+from tasks.common.facttext import first_name, must_include, phrase_pattern
+from tasks.common.timeutil import human_date, local_date
 
 PROMPT = "companion_reply"
 FACT_FREE_REPLY = "Thanks for telling me. How would you like to go from here?"

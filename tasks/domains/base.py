@@ -26,9 +26,9 @@ from schemas.profile import Persona
 from schemas.world import Event
 
 if TYPE_CHECKING:
-    from tasks.evolve import FactDraft, WorldState
     from tasks.llm.gateway import Gateway
-    from tasks.qgen.base import Candidate, Generator, QContext
+    from tasks.questions.base import Candidate, Generator, QContext
+    from tasks.world.evolve import FactDraft, WorldState
     from validation.suites import Suite
 
 
@@ -128,13 +128,13 @@ class DomainPack:
 
     def generators(self) -> dict[str, Generator]:
         """Registry key (`category.characteristic`) -> generator, for this pack's taxonomy."""
-        from tasks.qgen import GENERATORS  # importing the package registers every core generator
+        from tasks.questions import GENERATORS  # importing the package registers every core generator
 
         return {k: fn for k, fn in GENERATORS.items() if k.split(".", 1)[0] in self.taxonomy()}
 
     def controls(self, ctx: QContext) -> list[Candidate]:
         """The zero-memory control candidates."""
-        from tasks.qgen.checkpoints import control_candidates
+        from tasks.questions.checkpoints import control_candidates
 
         return control_candidates(ctx)
 

@@ -174,7 +174,7 @@ class Retriever:
 
     def _token_counts(self) -> list[int]:
         if self._tokens is None:
-            from tasks.chunking import count_tokens
+            from tasks.sources.chunking import count_tokens
 
             self._tokens = [count_tokens(i.text) for i in self.items]
         return self._tokens

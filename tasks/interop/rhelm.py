@@ -24,7 +24,6 @@ from typing import Any
 
 from schemas.corpus import DIALOGUE_CATEGORIES, Chunk, Document, Session, Turn
 from schemas.qa import Evidence, Question
-from tasks.chunking import count_tokens
 from tasks.interop import (
     Bundle,
     Report,
@@ -36,6 +35,7 @@ from tasks.interop import (
     snake,
     utc,
 )
+from tasks.sources.chunking import count_tokens
 
 SEPARATOR = "=" * 60
 _CONV = re.compile(r"^conversation_(\d{4})_(\d{2})_(\d{2})\.json$")

@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from tasks.facttext import mentions
+from tasks.common.facttext import mentions
 
 Check = Callable[[BaseModel, dict[str, Any]], str | None]
 CHECKS: dict[str, Check] = {}

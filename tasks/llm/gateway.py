@@ -22,7 +22,7 @@ import json
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, NamedTuple, Protocol, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -31,40 +31,10 @@ from schemas.llm import LLMCall
 from schemas.secrets import clip
 from tasks.llm import checks, prompts
 from tasks.llm.cache import CallCache
+from tasks.llm.types import LLMRequest, LLMResponse, Provider, estimate_tokens
 
 M = TypeVar("M", bound=BaseModel)
 FALLBACK_CONFIDENCE = 0.2
-
-
-class LLMRequest(BaseModel):
-    prompt_name: str
-    prompt: str
-    context: dict[str, Any]
-    output_schema: dict[str, Any]
-    model: str
-    temperature: float
-    max_output_tokens: int
-    call_key: str
-    sample: int = 0
-    repair_note: str | None = None
-    previous_answer: str | None = None
-
-
-class LLMResponse(BaseModel):
-    text: str
-    input_tokens: int
-    output_tokens: int
-    truncated: bool = False
-    cost_usd: float = 0.0
-    finish_reason: str = ""
-    headers: dict[str, str] = {}
-
-
-class Provider(Protocol):
-    name: str
-    model: str
-
-    def complete(self, request: LLMRequest) -> LLMResponse: ...
 
 
 class CallSpec(NamedTuple):
@@ -90,10 +60,6 @@ def _schema_json(output_model: type[BaseModel]) -> str:
 def output_schema(output_model: type[BaseModel]) -> dict[str, Any]:
     """The output model's JSON schema (built once per model: it is the same for every call)."""
     return json.loads(_schema_json(output_model))
-
-
-def estimate_tokens(text: str) -> int:
-    return max(1, len(text) // 4)
 
 
 class Gateway:

@@ -35,11 +35,13 @@ def check_providers(config: BuildConfig, timeout_s: float = PING_TIMEOUT_S) -> N
 
 def check_provider(provider: ProviderConfig, stages: list[str], timeout_s: float = PING_TIMEOUT_S) -> None:
     """Key present, endpoint reachable, key accepted, model offered (when the endpoint lists models)."""
-    from tasks.llm.providers.anthropic import AnthropicProvider
-    from tasks.llm.providers.openai import OpenAIProvider
+    from tasks.llm.providers import provider_class
 
     used_by = "the default provider" if stages == ["default"] else f"stages {', '.join(stages)}"
-    cls = OpenAIProvider if provider.name == "openai" else AnthropicProvider
+    try:
+        cls = provider_class(provider.name)
+    except ProviderUnavailable as exc:
+        raise ProviderUnavailable(f"{exc} (used by {used_by})") from None
     try:
         client = cls(provider, timeout_s=timeout_s)
     except ProviderUnavailable as exc:

@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 
 from schemas.metrics import MeasureRow
 from schemas.metrics import measure_row as row
+from tasks.common.facttext import carries, mentions
 from tasks.evaluate.patterns import extract
 from tasks.evaluate.text import normalize
-from tasks.facttext import carries, mentions
 from tasks.metrics.corpus import PersonaCorpus
 
 

@@ -17,7 +17,7 @@ from flows.build import build_corpus, unchanged_branch
 from flows.nightly import nightly
 from flows.stages import Ctx, Staged
 from schemas.config import load_preset
-from tasks import profile
+from tasks.world import profile
 from warehouse.catalog import open_catalog
 from warehouse.paths import Layout
 

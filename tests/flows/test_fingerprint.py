@@ -63,8 +63,8 @@ def test_every_prompt_belongs_to_a_stage():
 
 
 def test_code_closure_follows_project_imports():
-    closure = fp.code_closure("tasks.loop")
-    assert {"tasks.loop", "tasks.evolve", "tasks.llm.gateway", "schemas.world"} <= set(closure)
+    closure = fp.code_closure("tasks.world.loop")
+    assert {"tasks.world.loop", "tasks.world.evolve", "tasks.llm.gateway", "schemas.world"} <= set(closure)
     assert not any(m.startswith(("flows", "warehouse", "prefect")) for m in closure)
     assert "validation.gates" in fp.code_closure("validation.gates")
 
@@ -90,5 +90,5 @@ def test_every_stage_or_gate_module_is_in_some_cache_key():
     modules = {m for m in modules if not m.startswith(("tasks.interop", "tasks.evaluate"))}
     not_stage_code = {"tasks.llm.preflight"}  # runs before the flow, produces no rows
     assert modules - covered == not_stage_code
-    assert "tasks.llm.providers.narrators.corpus" in code_closure("tasks.dialogue")
+    assert "tasks.llm.providers.narrators.corpus" in code_closure("tasks.dialogue.stage")
     assert "validation.leakage" in code_closure("validation.gates")

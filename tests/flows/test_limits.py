@@ -6,7 +6,7 @@ from typer.testing import CliRunner
 from flows.cli import app
 from flows.limits import LimitExceeded, check_limits, estimate
 from schemas.config import Limits, ProviderConfig, load_preset
-from tasks import profile
+from tasks.world import profile
 
 runner = CliRunner()
 

@@ -10,6 +10,15 @@ from schemas.secrets import clip, display_url, install_log_redaction, redact, re
 KEY = "sk-test-Zq8RmV2xT4kLp9Wn3Yb6Hd1Fc5Gs7Ja0"
 
 
+@pytest.fixture(autouse=True)
+def fresh_registry(monkeypatch):
+    """Keys registered by other tests of the session stay out of these."""
+    import schemas.secrets as secrets
+
+    monkeypatch.setattr(secrets, "_secrets", set())
+    monkeypatch.setattr(secrets, "_key_envs", set(secrets.DEFAULT_KEY_ENVS))
+
+
 def runs(text: str, secret: str = KEY, n: int = 8) -> list[str]:
     return [secret[i:i + n] for i in range(len(secret) - n + 1) if secret[i:i + n] in text]
 

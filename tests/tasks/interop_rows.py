@@ -6,8 +6,8 @@ import datetime as dt
 
 from schemas.corpus import Chunk, Document, Session, Turn
 from schemas.qa import Evidence, Question
-from tasks.chunking import count_tokens
 from tasks.interop import Bundle, imported_persona
+from tasks.sources.chunking import count_tokens
 
 PID = "p0001"
 

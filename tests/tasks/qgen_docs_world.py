@@ -25,11 +25,11 @@ import datetime as dt
 
 from schemas.corpus import Corpus, Document, ReportDraft, ReportSection, Turn
 from schemas.world import Fact, World
-from tasks.chunking import chunk_document
-from tasks.emails import Party, email_document, me
-from tasks.qgen.base import QContext
-from tasks.reports import render_html, render_md, with_total
-from tasks.timeutil import local_datetime, question_time
+from tasks.common.timeutil import local_datetime, question_time
+from tasks.questions.base import QContext
+from tasks.sources.chunking import chunk_document
+from tasks.sources.emails import Party, email_document, me
+from tasks.sources.reports import render_html, render_md, with_total
 from tests.tasks.worldfixture import PID, day, fact, make_config, make_persona, make_world
 
 CHUNK_TOKENS = 60

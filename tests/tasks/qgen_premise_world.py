@@ -32,9 +32,9 @@ from schemas.config import BuildConfig
 from schemas.corpus import Corpus, Turn
 from schemas.profile import Persona
 from schemas.world import Constraint, Event, Fact, Plan, ProfileOp, World
-from tasks.facttext import clause
-from tasks.qgen.base import QContext
-from tasks.timeutil import local_date, local_datetime, question_time
+from tasks.common.facttext import clause
+from tasks.common.timeutil import local_date, local_datetime, question_time
+from tasks.questions.base import QContext
 from tests.tasks.worldfixture import PID, make_config, make_persona
 
 START = dt.date(2024, 3, 1)

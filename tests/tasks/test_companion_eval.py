@@ -17,12 +17,14 @@ from schemas.companion import ChatProbe, ProfileClaim
 from schemas.config import BuildConfig
 from schemas.corpus import Turn
 from schemas.world import Fact
-from tasks import dialogue, loop, profile, sources
 from tasks.companion import build_companion
+from tasks.dialogue import stage as dialogue
 from tasks.evaluate import companion as ev
 from tasks.evaluate.text import normalize
 from tasks.interop.companion import export_companion
 from tasks.llm.gateway import Gateway
+from tasks.sources import stage as sources
+from tasks.world import loop, profile
 
 P = "p0001"
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from tasks.common.facttext import mentions
 from tasks.companion import natural_rate, persona_needs
-from tasks.facttext import mentions
-from tasks.verify_dialogue import scopes_for, turn_problems
+from tasks.dialogue.verify import scopes_for, turn_problems
 from tests.tasks.test_companion_probes import simulated
 
 
@@ -50,7 +50,7 @@ def test_a_rate_below_the_natural_one_thins_the_callbacks():
 
 
 def test_no_memory_rate_never_steers(monkeypatch):
-    from tasks import dialogue_recall
+    from tasks.dialogue import recall as dialogue_recall
 
     def boom(*args, **kwargs):
         raise AssertionError("steered with memory_rate None")
@@ -64,7 +64,7 @@ def test_no_memory_rate_never_steers(monkeypatch):
 
 def test_the_rate_holds_for_the_probes_window_when_companion_window_is_set():
     from schemas.config import BuildConfig
-    from tasks import dialogue
+    from tasks.dialogue import stage as dialogue
     from tasks.llm.gateway import Gateway
 
     base, persona, world, corpus = simulated(45, None)

@@ -9,13 +9,15 @@ from collections import Counter
 
 from schemas.companion import PHASES
 from schemas.config import BuildConfig
-from tasks import dialogue, loop, profile, sources
+from tasks.common.facttext import mentions
+from tasks.common.timeutil import local_date
 from tasks.companion import build_companion, persona_needs
 from tasks.companion.probes import ProbeBuilder
 from tasks.companion.replies import context_text
-from tasks.facttext import mentions
+from tasks.dialogue import stage as dialogue
 from tasks.llm.gateway import Gateway
-from tasks.timeutil import local_date
+from tasks.sources import stage as sources
+from tasks.world import loop, profile
 
 
 def make_config(days: int = 45, **dialogue_options) -> BuildConfig:

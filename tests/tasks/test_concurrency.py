@@ -15,9 +15,11 @@ import time
 import pytest
 
 from schemas.config import ProviderConfig, load_preset
-from tasks import dialogue, loop, profile, sources
+from tasks.dialogue import stage as dialogue
 from tasks.llm.gateway import Gateway, LLMResponse, estimate_tokens
 from tasks.llm.limits import reset_limiters
+from tasks.sources import stage as sources
+from tasks.world import loop, profile
 from tests.llm_mock.server import Oracle
 
 

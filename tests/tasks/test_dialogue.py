@@ -11,16 +11,16 @@ import pytest
 
 from schemas.corpus import DIALOGUE_CATEGORIES, TimeRef, Turn
 from schemas.world import Event, Fact, Plan
-from tasks import dialogue as dlg
-from tasks import relativetime
-from tasks.dialogue import category_weights, classify, make_bullets, write_dialogue
-from tasks.dialogue_shape import shape_of
-from tasks.facttext import carries, carries_first
+from tasks.common.facttext import carries, carries_first
+from tasks.common.timeutil import local_date
+from tasks.dialogue import relativetime
+from tasks.dialogue import stage as dlg
+from tasks.dialogue.shape import shape_of
+from tasks.dialogue.stage import category_weights, classify, make_bullets, write_dialogue
+from tasks.dialogue.verify import scopes_for, turn_problems
 from tasks.llm.providers import offline
-from tasks.sources import write_sources
-from tasks.timeutil import local_date
+from tasks.sources.stage import write_sources
 from tasks.verify import verify_persona
-from tasks.verify_dialogue import scopes_for, turn_problems
 from tests.tasks.worldfixture import PID, day, make_config, make_gateway, make_persona, make_world
 
 EMOJI = re.compile("[\U0001f300-\U0001faff\u2728]")

@@ -7,9 +7,11 @@ from collections import Counter
 import pytest
 
 from schemas.config import ProviderConfig, load_preset
-from tasks import dialogue, loop, profile, sources
-from tasks.chunking import count_tokens
+from tasks.dialogue import stage as dialogue
 from tasks.llm.gateway import Gateway
+from tasks.sources import stage as sources
+from tasks.sources.chunking import count_tokens
+from tasks.world import loop, profile
 
 
 @pytest.fixture(scope="module")

@@ -9,12 +9,13 @@ from typer.testing import CliRunner
 from flows.cli import app
 from schemas.config import BuildConfig, ConfigError, GateOptions
 from schemas.qa import FINPERMA_CHARACTERISTICS
-from tasks import domains, profile
+from tasks import domains
 from tasks.domains import DomainPack, PersonaSeed, pack_for, pack_named
-from tasks.qgen import GENERATORS, Candidate, generator
-from tasks.qgen.select import feasible_total, valid_characteristics
-from validation.domain import pack_floors, pack_suites
-from validation.suites import Check, Suite, all_suites
+from tasks.questions import GENERATORS, Candidate, generator
+from tasks.questions.select import feasible_total, valid_characteristics
+from tasks.world import profile
+from validation.domain import pack_floors
+from validation.suites import Check, Suite, all_suites, pack_suites
 
 runner = CliRunner()
 
@@ -83,8 +84,8 @@ def test_general_pack_hooks_are_the_core_behaviour():
 
 def test_generators_of_any_taxonomy_register_and_packs_filter_them(monkeypatch):
     core_only = {k: fn for k, fn in GENERATORS.items() if k.split(".")[0] not in FINPERMA_CHARACTERISTICS}
-    monkeypatch.setattr("tasks.qgen.base.GENERATORS", core_only)  # the finance pack's may be registered already
-    from tasks.qgen import base
+    monkeypatch.setattr("tasks.questions.base.GENERATORS", core_only)  # the finance pack's may be registered already
+    from tasks.questions import base
 
     @generator("memory_fidelity", "event_recall")
     def fake(ctx):
@@ -93,7 +94,7 @@ def test_generators_of_any_taxonomy_register_and_packs_filter_them(monkeypatch):
     assert base.GENERATORS["memory_fidelity.event_recall"] is fake
     with pytest.raises(ValueError, match="unknown characteristic memory_fidelity.fabrication"):
         generator("memory_fidelity", "fabrication")
-    monkeypatch.setattr("tasks.qgen.GENERATORS", base.GENERATORS)
+    monkeypatch.setattr("tasks.questions.GENERATORS", base.GENERATORS)
 
     class Fin(DomainPack):
         taxonomy_name = "finperma"
@@ -147,7 +148,8 @@ def test_all_suites_include_the_pack_suites(stub):
 
 
 def test_pack_recompute_is_a_correctness_check(monkeypatch):
-    from tasks import qa_review, questions
+    from tasks.questions import review as qa_review
+    from tasks.questions import stage as questions
     from tests.tasks.worldfixture import make_config, make_corpus, make_persona, make_world
 
     config, persona, world = make_config(), make_persona(), make_world()
@@ -200,7 +202,7 @@ def test_a_cut_world_keeps_the_pack_rows_known_by_then():
     import datetime as dt
 
     from schemas.world import World
-    from tasks.qgen.checkpoints import world_until
+    from tasks.questions.checkpoints import world_until
 
     rows = [{"constraint_id": "a", "date": "2022-03-01"}, {"constraint_id": "b", "date": dt.date(2022, 5, 1)},
             {"constraint_id": "c"}]

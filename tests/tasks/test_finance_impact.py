@@ -9,10 +9,10 @@ import pytest
 
 from schemas.finance import CatalogEvent, ImpactNarration, InvestorProfile, ShockCoefficients
 from schemas.world import Event
+from tasks.common.facttext import mentions
 from tasks.domains.base import PackOutcome
 from tasks.domains.finance import impact as im
 from tasks.domains.finance import world
-from tasks.facttext import mentions
 from tasks.llm import checks
 from tasks.llm.providers.narrators.finance import impact_reaction
 

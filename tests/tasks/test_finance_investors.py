@@ -14,7 +14,7 @@ from schemas.finance import BIT_TYPES, InvestorProfile
 from tasks.domains.base import PersonaSeed
 from tasks.domains.finance import investors as inv
 from tasks.domains.finance import world
-from tasks.profile import parse_seed
+from tasks.world.profile import parse_seed
 
 
 def config(**kw) -> BuildConfig:
@@ -70,7 +70,7 @@ def test_seed_text_parses_back_to_the_attributes():
 def test_shape_persona_sets_big_five_and_investing_preferences():
     from schemas.config import ProviderConfig
     from tasks.llm.gateway import Gateway
-    from tasks.profile import enrich_persona
+    from tasks.world.profile import enrich_persona
 
     cfg = config(personas=4)
     seed = world.persona_seeds(cfg)[0]

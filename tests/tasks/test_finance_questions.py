@@ -25,13 +25,13 @@ from schemas.corpus import Corpus, Session, Turn
 from schemas.finance import ImpactConstraint
 from schemas.qa import FINPERMA_CHARACTERISTICS
 from schemas.world import Event, Fact, World
+from tasks.common.timeutil import local_date, local_datetime, question_time
 from tasks.domains.finance import questions as fq
 from tasks.domains.finance import questions_common as fq_common
 from tasks.domains.finance.review import answer_as_of, recompute
-from tasks.qgen import mcq
-from tasks.qgen.assemble import CONTROL, build_questions, prepare
-from tasks.qgen.base import QContext
-from tasks.timeutil import local_date, local_datetime, question_time
+from tasks.questions import mcq
+from tasks.questions.assemble import CONTROL, build_questions, prepare
+from tasks.questions.base import QContext
 from tests.tasks.worldfixture import PID, make_config, make_persona
 
 START, DAYS, ME = dt.date(2024, 1, 1), 213, "Maya Okafor"

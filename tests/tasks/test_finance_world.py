@@ -8,14 +8,14 @@ import pytest
 
 from schemas.config import BuildConfig, ConfigError, ProviderConfig
 from schemas.finance import ImpactConstraint, InvestorProfile
+from tasks.common.facttext import carries
 from tasks.domains.finance import catalog, world
 from tasks.domains.finance import impact as im
 from tasks.domains.finance import investors as inv
-from tasks.evolve import facts_valid_at
-from tasks.facttext import carries
 from tasks.llm.gateway import Gateway
-from tasks.loop import simulate
-from tasks.profile import enrich_persona, persona_ids, seed_texts
+from tasks.world.evolve import facts_valid_at
+from tasks.world.loop import simulate
+from tasks.world.profile import enrich_persona, persona_ids, seed_texts
 
 
 def config(**kw) -> BuildConfig:

@@ -11,10 +11,10 @@ import pytest
 from schemas.config import BuildConfig, ProviderConfig
 from schemas.profile import Persona, Profile
 from schemas.world import World
-from tasks.catalog import KINDS
 from tasks.llm.gateway import Gateway
-from tasks.loop import facts_valid_at, simulate
-from tasks.profile import BUNDLED_SEEDS, enrich_persona
+from tasks.world.catalog import KINDS
+from tasks.world.loop import facts_valid_at, simulate
+from tasks.world.profile import BUNDLED_SEEDS, enrich_persona
 
 CRITICAL = {(k.key, v) for k in KINDS.values() for v in ("positive", "negative") if k.outcome(v).critical}
 

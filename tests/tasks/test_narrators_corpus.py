@@ -7,7 +7,7 @@ import random
 import pytest
 
 from schemas.corpus import EmailDraft
-from tasks.facttext import mentions
+from tasks.common.facttext import mentions
 from tasks.llm import prompts
 from tasks.llm.providers.narrators import corpus as narr
 from tasks.llm.providers.offline import NARRATORS

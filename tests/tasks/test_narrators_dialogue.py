@@ -11,14 +11,14 @@ import pytest
 from flows.fingerprint import STAGE_PROMPTS
 from schemas.config import ProviderConfig
 from schemas.corpus import DIALOGUE_CATEGORIES, FactCheck, TurnText
-from tasks.dialogue_shape import shape_of
-from tasks.facttext import mentions
-from tasks.filler import FILLER_TOPICS
+from tasks.common.facttext import mentions
+from tasks.dialogue.filler import FILLER_TOPICS
+from tasks.dialogue.shape import shape_of
+from tasks.dialogue.verify import pasted
 from tasks.llm import prompts
 from tasks.llm.gateway import Gateway
 from tasks.llm.providers.narrators import dialogue as narr
 from tasks.llm.providers.offline import NARRATORS, OfflineProvider
-from tasks.verify_dialogue import pasted
 from tests.tasks.worldfixture import make_config, make_corpus, make_persona, make_world
 
 STYLE = {"formality": 0.5, "verbosity": 0.5, "emoji": False, "vocabulary": ["honestly"]}

@@ -13,13 +13,13 @@ import pytest
 from schemas.config import BuildConfig, ProviderConfig
 from schemas.profile import Profile
 from schemas.world import EventNarration
-from tasks.catalog import KINDS
 from tasks.llm import prompts
 from tasks.llm.gateway import Gateway
 from tasks.llm.providers.narrators.world import EMOJI, article, narrate_outcome
 from tasks.llm.providers.narrators.world_profile import narrate_profile
-from tasks.loop import baseline_drafts, fact_drafts, outcome_context
-from tasks.profile import BUNDLED_SEEDS, profile_context
+from tasks.world.catalog import KINDS
+from tasks.world.loop import baseline_drafts, fact_drafts, outcome_context
+from tasks.world.profile import BUNDLED_SEEDS, profile_context
 
 CFG = BuildConfig(name="t", seed=3, start_date=dt.date(2024, 3, 1))
 

@@ -10,9 +10,9 @@ import pytest
 
 from schemas.config import BuildConfig, ProviderConfig
 from schemas.profile import Persona
-from tasks import world_banks as banks
 from tasks.llm.gateway import Gateway
-from tasks.profile import (
+from tasks.world import banks
+from tasks.world.profile import (
     BUNDLED_SEEDS,
     SeedFileError,
     enrich_persona,

@@ -2,7 +2,8 @@
 
 import pytest
 
-from tasks import qa_review, questions
+from tasks.questions import review as qa_review
+from tasks.questions import stage as questions
 from tests.tasks.worldfixture import make_config, make_corpus, make_persona, make_world
 
 

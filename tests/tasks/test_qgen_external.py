@@ -1,13 +1,13 @@
-"""External generators (tasks/qgen/external.py) over the hand-built corpus of tests/tasks/qgen_docs_world.py
+"""External generators (tasks/questions/external.py) over the hand-built corpus of tests/tasks/qgen_docs_world.py
 and over the real (offline) sources stage run on worldfixture's world."""
 
 from __future__ import annotations
 
 import pytest
 
-from tasks.qgen import external
-from tasks.qgen.base import Candidate, QContext, Ref
-from tasks.reports import cell
+from tasks.questions import external
+from tasks.questions.base import Candidate, QContext, Ref
+from tasks.sources.reports import cell
 from tests.tasks.qgen_docs_world import BUDGET, BUDGET_V2, PID, SESSIONS, make_context
 
 GENERATORS = {
@@ -36,7 +36,7 @@ def chunk(ctx: QContext, chunk_id: str) -> str:
 
 
 def test_every_generator_is_registered():
-    from tasks.qgen import GENERATORS as registered
+    from tasks.questions import GENERATORS as registered
 
     for key, fn in GENERATORS.items():
         assert registered[key] is fn
@@ -167,7 +167,7 @@ def test_deterministic_and_no_answer_in_question(ctx):
 
 
 def test_framework_accepts_every_candidate(ctx):
-    from tasks.qgen.assemble import prepare
+    from tasks.questions.assemble import prepare
 
     for key, fn in GENERATORS.items():
         for c in fn(ctx):
@@ -177,9 +177,9 @@ def test_framework_accepts_every_candidate(ctx):
 
 def test_real_sources_stage_yields_valid_candidates():
     """The offline sources stage over worldfixture's world: emails, journals and a work status report."""
-    from tasks.qgen.assemble import prepare
-    from tasks.sources import write_sources
-    from tasks.timeutil import question_time
+    from tasks.common.timeutil import question_time
+    from tasks.questions.assemble import prepare
+    from tasks.sources.stage import write_sources
     from tests.tasks.worldfixture import make_config, make_gateway, make_persona, make_world
 
     config, persona, world = make_config(), make_persona(), make_world()
@@ -216,7 +216,7 @@ def test_email_localization_never_states_a_non_employer():
 
 def test_document_view_is_built_once_per_context(monkeypatch):
     """Every external and mixed generator shares one DocView per context (review finding 12)."""
-    from tasks.qgen import mixed
+    from tasks.questions import mixed
 
     built = []
     init = external.DocView.__post_init__

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 
-from tasks.facttext import carries, mentions
-from tasks.qgen import GENERATORS
-from tasks.qgen.fact import (
+from tasks.common.facttext import carries, mentions
+from tasks.questions import GENERATORS
+from tasks.questions.fact import (
     entity_disambiguation,
     multi_hop_traversal,
     negative_constraints,

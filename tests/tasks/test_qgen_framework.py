@@ -12,10 +12,10 @@ import pytest
 
 from schemas.corpus import Chunk, Corpus, Document, Session, Turn
 from schemas.qa import CHARACTERISTICS, MCQ_OPTIONS, RephrasedQuestion
-from tasks.qgen import mcq
-from tasks.qgen.assemble import Report, build_questions, referents, rewording_ok
-from tasks.qgen.base import GENERATORS, Candidate, QContext, Ref, generator
-from tasks.qgen.checkpoints import (
+from tasks.questions import mcq
+from tasks.questions.assemble import Report, build_questions, referents, rewording_ok
+from tasks.questions.base import GENERATORS, Candidate, QContext, Ref, generator
+from tasks.questions.checkpoints import (
     checkpoint_of,
     context_at,
     control_candidates,
@@ -23,7 +23,7 @@ from tasks.qgen.checkpoints import (
     probe_days,
     world_until,
 )
-from tasks.qgen.select import Prepared, category_cap, select
+from tasks.questions.select import Prepared, category_cap, select
 from tests.tasks.worldfixture import PID, day, make_config, make_persona, make_world
 
 NY = ZoneInfo("America/New_York")
@@ -94,7 +94,7 @@ def test_the_registry_holds_the_27_characteristics_and_one_function_each():
 
 
 def test_every_characteristic_has_a_registered_generator():
-    import tasks.qgen  # noqa: F401  (imports every generator module)
+    import tasks.questions  # noqa: F401  (imports every generator module)
 
     assert {f"{c}.{ch}" for c, chars in CHARACTERISTICS.items() for ch in chars} <= set(GENERATORS)
 
@@ -328,7 +328,7 @@ def test_coverage_counts_no_zero_memory_control():
 
 
 def test_candidates_are_capped_per_characteristic_before_prepare_deterministically():
-    from tasks.qgen.assemble import CANDIDATES_PER_CHARACTERISTIC
+    from tasks.questions.assemble import CANDIDATES_PER_CHARACTERISTIC
 
     def many(ctx):
         base = city_question(ctx)[0].__dict__
@@ -486,7 +486,7 @@ def test_rewording_keeps_the_words_that_decide_the_answer_and_quoted_strings():
     assert rewording_ok("Which café did Maya not like?", "Which café didn't Maya like?", "x", ["Maya"], False)
     ctx = ctx_for()
     assert {"Budget", "Household budget"} <= set(referents(ctx, cases[2][0]))
-    from tasks.qgen.assemble import keeps_referents
+    from tasks.questions.assemble import keeps_referents
 
     message = keeps_referents(RephrasedQuestion(question=cases[0][1]), {"keep": ["Maya"], "question": cases[0][0]})
     assert message and "before" in message

@@ -7,9 +7,9 @@ import datetime as dt
 
 import pytest
 
-from tasks.facttext import mentions
-from tasks.qgen import GENERATORS
-from tasks.qgen.hallucination import (
+from tasks.common.facttext import mentions
+from tasks.questions import GENERATORS
+from tasks.questions.hallucination import (
     NO_RECORD,
     contextual_contradiction,
     fabrication,
@@ -154,7 +154,7 @@ def test_fabrication_never_slots_a_non_job_or_non_employer(ctx, monkeypatch):
     stay-at-home parent at unemployed" (review finding 10); the next sensible draw is used instead."""
     import dataclasses
 
-    from tasks.catalog import KINDS
+    from tasks.world.catalog import KINDS
 
     draws = iter([{"role": "stay-at-home parent", "company": "unemployed"},
                   {"role": "plumber", "company": "self-employed"},
@@ -172,7 +172,7 @@ def test_fabrication_never_slots_a_non_job_or_non_employer(ctx, monkeypatch):
 
 
 def test_fits_slot():
-    from tasks.facttext import fits_slot, fits_slots
+    from tasks.common.facttext import fits_slot, fits_slots
 
     assert not fits_slot("employer", "unemployed") and not fits_slot("identity.employer", "Self-employed")
     assert not fits_slot("occupation", "stay-at-home parent") and not fits_slot("role", "retired")
@@ -181,7 +181,7 @@ def test_fits_slot():
 
 
 def test_mentions_caches_its_pattern_and_keeps_the_acronym_rule():
-    from tasks.facttext import phrase_pattern
+    from tasks.common.facttext import phrase_pattern
 
     assert mentions("Our IT team", "IT") and not mentions("it works", "IT")  # acronyms match in capitals only
     assert mentions("Lunch at café lumen", "Café Lumen") and not mentions("Café Lumens", "Café Lumen")
@@ -195,7 +195,7 @@ def test_mentions_caches_its_pattern_and_keeps_the_acronym_rule():
     ("Ski", " ski "), ("ski", ""),
 ])
 def test_mentions_substring_shortcut_agrees_with_the_phrase_pattern(text, form):
-    from tasks.facttext import phrase_pattern
+    from tasks.common.facttext import phrase_pattern
 
     expected = bool(form.strip()) and phrase_pattern(form).search(text) is not None
     assert mentions(text, form) is expected

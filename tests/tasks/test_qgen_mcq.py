@@ -1,4 +1,4 @@
-"""Multiple choice (tasks/qgen/mcq.py): the gold's rank among ordered options is uniform, distractors are
+"""Multiple choice (tasks/questions/mcq.py): the gold's rank among ordered options is uniform, distractors are
 of the gold's own kind (never another attribute's values), no option contains another or is named by the
 question, bare yes/no and absence items stay short-answer, and everything is seeded."""
 
@@ -10,12 +10,12 @@ from collections import Counter
 from scipy.stats import chisquare
 
 from schemas.qa import MCQ_OPTIONS
-from tasks.qgen import mcq
-from tasks.qgen.aggregation import YES_POOL, count_pool
-from tasks.qgen.assemble import make_mcq
-from tasks.qgen.base import Candidate
-from tasks.qgen.external import number_distractors
-from tasks.qgen.select import Prepared
+from tasks.questions import mcq
+from tasks.questions.aggregation import YES_POOL, count_pool
+from tasks.questions.assemble import make_mcq
+from tasks.questions.base import Candidate
+from tasks.questions.external import number_distractors
+from tasks.questions.select import Prepared
 from tests.tasks.test_qgen_framework import CITY_TALK, ctx_for, hand_corpus
 from tests.tasks.worldfixture import PID, fact, make_world
 

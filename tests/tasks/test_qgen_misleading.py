@@ -8,9 +8,10 @@ import datetime as dt
 
 import pytest
 
-from tasks.facttext import mentions
-from tasks.qgen import GENERATORS
-from tasks.qgen.misleading import (
+from tasks.common.facttext import mentions
+from tasks.common.timeutil import human_date, local_date
+from tasks.questions import GENERATORS
+from tasks.questions.misleading import (
     CONFLICT_REQUESTS,
     active_constraints,
     conflict_candidate,
@@ -18,7 +19,6 @@ from tasks.qgen.misleading import (
     proactive_response,
     reminder_candidate,
 )
-from tasks.timeutil import human_date, local_date
 from tests.tasks.qgen_premise_world import EVENTS, ME, PID, build_corpus, build_world, context, with_later
 from tests.tasks.worldfixture import make_persona
 

@@ -1,12 +1,12 @@
-"""Mixed generators (tasks/qgen/mixed.py) over the hand-built corpus of tests/tasks/qgen_docs_world.py."""
+"""Mixed generators (tasks/questions/mixed.py) over the hand-built corpus of tests/tasks/qgen_docs_world.py."""
 
 from __future__ import annotations
 
 import pytest
 
-from tasks.facttext import mentions
-from tasks.qgen import mixed
-from tasks.qgen.base import Candidate, QContext, Ref
+from tasks.common.facttext import mentions
+from tasks.questions import mixed
+from tasks.questions.base import Candidate, QContext, Ref
 from tests.tasks.qgen_docs_world import PID, make_context
 
 GENERATORS = {
@@ -32,7 +32,7 @@ def kinds(c: Candidate) -> set[str]:
 
 
 def test_every_generator_is_registered():
-    from tasks.qgen import GENERATORS as registered
+    from tasks.questions import GENERATORS as registered
 
     for key, fn in GENERATORS.items():
         assert registered[key] is fn
@@ -95,7 +95,7 @@ def test_deterministic_and_no_answer_in_question(ctx):
 
 
 def test_framework_accepts_every_candidate(ctx):
-    from tasks.qgen.assemble import prepare
+    from tasks.questions.assemble import prepare
 
     for key, fn in GENERATORS.items():
         for c in fn(ctx):

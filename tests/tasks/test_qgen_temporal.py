@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from tasks.facttext import mentions
-from tasks.qgen import GENERATORS
-from tasks.qgen.temporal import (
+from tasks.common.facttext import mentions
+from tasks.questions import GENERATORS
+from tasks.questions.temporal import (
     implicit_temporal_lookup,
     indirect_identification,
     long_horizon_synthesis,

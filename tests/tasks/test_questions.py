@@ -13,10 +13,10 @@ from scipy.stats import chisquare
 from schemas.config import load_preset
 from schemas.corpus import Corpus
 from schemas.qa import CHARACTERISTICS, CHECKPOINTS, MCQ_OPTIONS
-from tasks.facttext import carries, mentions
-from tasks.qgen.assemble import Report
-from tasks.qgen.mcq import gold_longest, normalize
-from tasks.questions import write_questions
+from tasks.common.facttext import carries, mentions
+from tasks.questions.assemble import Report
+from tasks.questions.mcq import gold_longest, normalize
+from tasks.questions.stage import write_questions
 from tests.tasks.worldfixture import PID, make_config, make_corpus, make_persona, make_world
 
 ASKED_AT = dt.datetime(2024, 3, 11, 9, tzinfo=ZoneInfo("America/New_York"))
@@ -69,7 +69,7 @@ def test_without_a_corpus_only_zero_memory_controls_remain():
 
 DETERMINISM = """
 import hashlib
-from tasks.questions import write_questions
+from tasks.questions.stage import write_questions
 from tests.tasks.worldfixture import make_config, make_corpus, make_persona, make_world
 config, persona, world = make_config(), make_persona(), make_world()
 qset = write_questions(config, persona, world, make_corpus(config, persona, world))
@@ -95,15 +95,15 @@ def test_questions_are_deterministic_across_processes(tiny):
 
 
 def test_the_registered_generators_cover_every_characteristic():
-    from tasks.qgen.base import GENERATORS
+    from tasks.questions.base import GENERATORS
 
     assert {f"{c}.{ch}" for c, chars in CHARACTERISTICS.items() for ch in chars} <= set(GENERATORS)
 
 
 def test_a_modification_inside_the_simulation_changes_the_answer():
     """The registered state generator: the latest value before question time is the answer."""
-    from tasks.qgen.assemble import build_questions
-    from tasks.qgen.base import GENERATORS
+    from tasks.questions.assemble import build_questions
+    from tasks.questions.base import GENERATORS
 
     config, persona = make_config(stages={"questions": {"checkpoint_probes": 0, "zero_memory": 0}}), make_persona()
     world = make_world()
@@ -157,8 +157,8 @@ def changed_later(world, corpus):
 def asked_before(config, persona, world, corpus, cuts, moment):
     """(generator, template, question, asked_at) -> (answer, fact ids) of every registered generator's
     candidates asked before `moment`, in the main context and the contexts cut at `cuts`."""
-    from tasks.qgen.assemble import generators
-    from tasks.qgen.checkpoints import context_at
+    from tasks.questions.assemble import generators
+    from tasks.questions.checkpoints import context_at
 
     out = {}
     for cut in [None, *cuts]:
@@ -175,8 +175,8 @@ def test_a_fact_changed_inside_the_simulation_after_question_time_does_not_chang
     """The REAL generators, on a world where Maya's city, employer, weekly class and pet change on March 9
     (inside the simulation, after the earlier questions' times): every question asked before the change
     is still asked, with the same answer, in the main context and in the probe contexts."""
-    from tasks.qgen.base import CATEGORY_OF
-    from tasks.qgen.checkpoints import probe_days
+    from tasks.questions.base import CATEGORY_OF
+    from tasks.questions.checkpoints import probe_days
 
     config, persona, world, corpus, _ = tiny
     cuts = probe_days(config, persona, world, corpus, config.stages.questions.checkpoint_probes)
@@ -194,8 +194,10 @@ def test_a_fact_changed_inside_the_simulation_after_question_time_does_not_chang
 @pytest.fixture(scope="module")
 def demo():
     """The demo preset's personas through the pure stage functions (offline), with their questions."""
-    from tasks import dialogue, loop, profile, sources
+    from tasks.dialogue import stage as dialogue
     from tasks.llm.gateway import Gateway
+    from tasks.sources import stage as sources
+    from tasks.world import loop, profile
 
     config = load_preset("demo")
     out = []

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tasks.relativetime import agrees, describe, find, resolve
+from tasks.dialogue.relativetime import agrees, describe, find, resolve
 
 WED = dt.date(2024, 3, 13)  # a Wednesday
 

@@ -1,6 +1,6 @@
 import datetime as dt
 
-from tasks.rng import derive_seed, rng_for
+from tasks.common.rng import derive_seed, rng_for
 
 
 def test_same_coordinates_same_stream():

@@ -6,11 +6,11 @@ from __future__ import annotations
 import datetime as dt
 
 from schemas.corpus import Document
-from tasks.chunking import chunk_document, count_tokens
-from tasks.emails import header_block, parse_headers
-from tasks.facttext import carries, carries_first
-from tasks.sources import write_sources
-from tasks.verify_sources import document_problems
+from tasks.common.facttext import carries, carries_first
+from tasks.sources.chunking import chunk_document, count_tokens
+from tasks.sources.emails import header_block, parse_headers
+from tasks.sources.stage import write_sources
+from tasks.sources.verify import document_problems
 from tests.tasks.worldfixture import PID, make_config, make_gateway, make_persona, make_world
 
 
@@ -144,8 +144,8 @@ def test_a_rhelm_persona_year_has_at_least_200_documents_of_every_type_and_forma
     from collections import Counter
 
     from schemas.config import ProviderConfig, load_preset
-    from tasks import loop, profile
     from tasks.llm.gateway import Gateway
+    from tasks.world import loop, profile
 
     cfg = load_preset("rhelm")
     gateway = Gateway(ProviderConfig())

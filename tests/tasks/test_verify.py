@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from tasks.questions import write_questions
+from tasks.questions.stage import write_questions
 from tasks.verify import verify_persona
 from tests.tasks.worldfixture import PID, make_config, make_corpus, make_persona, make_world
 

@@ -11,8 +11,8 @@ from schemas.audit import Finding
 from schemas.corpus import Bullet, Corpus, Document, Session, TimeRef, Turn
 from schemas.qa import QuestionSet
 from schemas.world import Fact
+from tasks.dialogue.verify import TurnScope, pasted, scopes_for, turn_problems
 from tasks.verify import verify_persona
-from tasks.verify_dialogue import TurnScope, pasted, scopes_for, turn_problems
 from tests.tasks.worldfixture import PID, make_persona, make_world
 
 NY = ZoneInfo("America/New_York")
@@ -195,7 +195,7 @@ def test_the_verifier_reports_turn_problems_and_the_stage_s_findings():
 
 
 def test_acronym_forms_match_only_in_capitals():
-    from tasks.facttext import mentions
+    from tasks.common.facttext import mentions
 
     it = Fact(fact_id=fid(90), persona_id=PID, event_id=f"{PID}-e0003", subject="Maya Okafor", attribute="field",
               value="IT", valid_from=day(20), surface_forms=["IT"])
@@ -243,7 +243,7 @@ def test_a_recorded_phrase_does_not_excuse_a_longer_wrong_one():
 
 
 def test_an_adjective_ending_in_ed_is_no_past_tense():
-    from tasks.relativetime import find
+    from tasks.dialogue.relativetime import find
 
     assert find("I am so excited about my pottery class on Monday.") == []
     assert find("I went to my pottery class on Monday.") == ["on Monday"]

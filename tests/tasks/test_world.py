@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 from schemas.config import BuildConfig, ProviderConfig, load_preset
 from schemas.profile import Profile
 from schemas.world import Constraint, Plan
-from tasks import loop, profile
-from tasks.catalog import KINDS
-from tasks.evolve import InvalidOp, WorldState, apply_op, facts_valid_at, validate_profile
 from tasks.llm.gateway import Gateway
-from tasks.verify_world import verify_world
+from tasks.world import loop, profile
+from tasks.world.catalog import KINDS
+from tasks.world.evolve import InvalidOp, WorldState, apply_op, facts_valid_at, validate_profile
+from tasks.world.verify import verify_world
 
 
 def world_for(cfg: BuildConfig, pid: str, seed_text: str):

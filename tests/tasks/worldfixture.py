@@ -193,8 +193,8 @@ def make_corpus(
 ):
     """Run sources and dialogue on the fixture; returns the merged Corpus."""
     from schemas.corpus import Corpus
-    from tasks.dialogue import write_dialogue
-    from tasks.sources import write_emails
+    from tasks.dialogue.stage import write_dialogue
+    from tasks.sources.stage import write_emails
 
     config, persona, world = config or make_config(), persona or make_persona(), world or make_world()
     gateway = make_gateway()

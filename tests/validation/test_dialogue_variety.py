@@ -59,7 +59,7 @@ def with_scale(**gates):
 
 
 def test_the_scale_frame_counts_user_turns_and_tokens_per_persona(corpus, con_for):
-    from tasks.chunking import count_tokens
+    from tasks.sources.chunking import count_tokens
     from validation.distribution import scale_frame
 
     frame = scale_frame(con_for({"r1": corpus}), "r1")

@@ -6,7 +6,7 @@ import datetime as dt
 
 from schemas.corpus import Document, Session, Turn
 from schemas.release import Manifest
-from tasks.chunking import count_tokens
+from tasks.sources.chunking import count_tokens
 from warehouse import release
 from warehouse.catalog import session
 from warehouse.parquet import land_rows

@@ -58,8 +58,8 @@ import re
 
 from schemas.finance import BIASES, CatalogEvent, ImpactConstraint, ImpactNarration, InvestorProfile
 from schemas.world import Event
+from tasks.common.facttext import mentions
 from tasks.domains.finance.investors import acting_type, allocation, allocation_phrase, risk_band
-from tasks.facttext import mentions
 from tasks.llm.checks import hard_check
 
 MARKET_WEIGHTS = {"equity": 0.6, "safe_assets": 0.15, "rates": -0.15, "wealth": 0.15, "income": 0.1}

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from tasks.common.facttext import capital, first_name
 from tasks.domains.finance.investors import RISK_BANDS
 from tasks.domains.finance.questions_adapt import (  # noqa: F401  (registers the context-adaptation generators)
     bias_guard,
@@ -71,8 +72,7 @@ from tasks.domains.finance.review import (  # noqa: F401  (wording tables, re-ex
     product_for,
     rule_move,
 )
-from tasks.facttext import capital, first_name
-from tasks.qgen.base import Candidate, QContext, generator
+from tasks.questions.base import Candidate, QContext, generator
 
 
 # -- preference reasoning --------------------------------------------------------------------------

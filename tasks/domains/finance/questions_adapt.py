@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 
 from schemas.finance import BIASES
+from tasks.common.facttext import first_name
 from tasks.domains.finance.impact import DIRECTION_FORBIDS
 from tasks.domains.finance.questions_common import (
     FIXED,
@@ -27,8 +28,7 @@ from tasks.domains.finance.questions_common import (
     timed,
 )
 from tasks.domains.finance.review import BIAS_WORDS, PLANS, PRODUCTS, product_for
-from tasks.facttext import first_name
-from tasks.qgen.base import Candidate, QContext, generator
+from tasks.questions.base import Candidate, QContext, generator
 
 
 def _ids(item: Lived) -> dict:

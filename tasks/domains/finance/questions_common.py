@@ -3,7 +3,7 @@ of a day, the question moments (soon after the telling, after a distraction bloc
 time), the shock record a time-dependent item carries, and the option pools.
 
 Every option pool is a closed set the candidate hands the MCQ builder as its only distractors
-(`extra["own_distractors"]`, tasks/qgen/mcq.py): catalog titles, allocations on the 5-point grid, the
+(`extra["own_distractors"]`, tasks/questions/mcq.py): catalog titles, allocations on the 5-point grid, the
 shifts into the gold's end allocation from other starts on that grid, the catalog's responses, the six
 products, plans and bias words. Nothing is filled in from outside the set, so no option is made up.
 """
@@ -16,10 +16,10 @@ from dataclasses import dataclass
 
 from schemas.finance import CatalogEvent, ImpactConstraint
 from schemas.world import Event, Fact
+from tasks.common.timeutil import local_date
 from tasks.domains.finance import catalog
-from tasks.qgen.base import Candidate, QContext
-from tasks.qgen.checkpoints import distraction_time
-from tasks.timeutil import local_date
+from tasks.questions.base import Candidate, QContext
+from tasks.questions.checkpoints import distraction_time
 
 FALLBACK_BANDS = ("cautious", "conservative", "moderate", "balanced growth", "growth-seeking", "aggressive")
 FALLBACK_GOALS = ("retirement", "buying a home", "children's education", "building an emergency fund",

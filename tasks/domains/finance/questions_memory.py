@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+from tasks.common.facttext import capital, first_name
+from tasks.common.timeutil import human_date
 from tasks.domains.finance.questions_common import (
     DATED,
     FALLBACK_GOALS,
@@ -28,9 +30,7 @@ from tasks.domains.finance.questions_common import (
     timed,
     typical_responses,
 )
-from tasks.facttext import capital, first_name
-from tasks.qgen.base import Candidate, QContext, generator
-from tasks.timeutil import human_date
+from tasks.questions.base import Candidate, QContext, generator
 
 
 def _ids(item) -> dict:

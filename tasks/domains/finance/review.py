@@ -16,7 +16,7 @@ from typing import Any
 from schemas.finance import ImpactConstraint
 from schemas.profile import Persona
 from schemas.world import Event, Fact
-from tasks.timeutil import local_date
+from tasks.common.timeutil import local_date
 
 _PCT = re.compile(r"(\d+(?:\.\d+)?)\s*%")
 

@@ -20,13 +20,13 @@ from schemas.config import BuildConfig, ConfigError
 from schemas.finance import BIASES, CatalogEvent, FinanceOptions, ImpactConstraint, ImpactNarration, InvestorProfile
 from schemas.profile import Persona
 from schemas.world import Event
-from tasks import world_banks as banks
+from tasks.common.rng import rng_for
 from tasks.domains.base import PackOutcome, PersonaSeed, ScheduledEvent
 from tasks.domains.finance import catalog
 from tasks.domains.finance import impact as im
 from tasks.domains.finance import investors as inv
-from tasks.evolve import FactDraft, WorldState, get_path
-from tasks.rng import rng_for
+from tasks.world import banks
+from tasks.world.evolve import FactDraft, WorldState, get_path
 
 PREFS = "traits.preferences"
 FORMATIVE = ((2001, "lost money in the dot-com crash"), (2008, "lost money in the 2008 crash"),
@@ -109,7 +109,7 @@ def persona_seeds(config: BuildConfig) -> list[PersonaSeed]:
 
 def profile_hints(config: BuildConfig, seed: PersonaSeed) -> dict[str, Any]:
     """Age, income band, occupation, gender and city so the profile agrees with the attributes."""
-    from tasks.profile import parse_seed
+    from tasks.world.profile import parse_seed
 
     investor = InvestorProfile.model_validate(seed.attributes)
     parsed = parse_seed(seed.seed_text)

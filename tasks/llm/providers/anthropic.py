@@ -13,8 +13,8 @@ import json
 
 from schemas.config import ProviderConfig
 from schemas.secrets import display_url
-from tasks.llm.gateway import LLMRequest, LLMResponse
 from tasks.llm.providers.common import SYSTEM, ProviderError, chat_messages, inline_refs, read_key, status_error
+from tasks.llm.types import LLMRequest, LLMResponse
 
 
 class AnthropicProvider:

@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from tasks.llm.gateway import LLMRequest, LLMResponse, estimate_tokens
+from tasks.llm.types import LLMRequest, LLMResponse, estimate_tokens
 
 Narrator = Callable[[dict[str, Any], random.Random], dict[str, Any]]
 NARRATORS: dict[str, Narrator] = {}

@@ -11,8 +11,8 @@ import json
 
 from schemas.config import ProviderConfig
 from schemas.secrets import display_url
-from tasks.llm.gateway import LLMRequest, LLMResponse
 from tasks.llm.providers.common import SYSTEM, ProviderError, chat_messages, read_key, status_error, strict_schema
+from tasks.llm.types import LLMRequest, LLMResponse
 
 
 class OpenAIProvider:

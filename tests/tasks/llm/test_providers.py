@@ -12,7 +12,7 @@ from tasks.llm.providers import ProviderUnavailable
 from tasks.llm.providers.common import redact, strict_schema
 from tasks.llm.providers.offline import NARRATORS
 
-KEY = "sk-unit-FAKE-0123456789abcdef"
+KEY = "sk-unit-FAKE-Hq3Wz8Rk5Nm2Tv7Y"
 
 
 class Note(BaseModel):

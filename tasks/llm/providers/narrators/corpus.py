@@ -11,7 +11,7 @@ import random
 import re
 from typing import Any
 
-from tasks.facttext import mentions
+from tasks.common.facttext import mentions
 from tasks.llm.providers.offline import narrator
 
 EMOJI = ("🙂", "😊", "🎉", "🙌", "😅", "🤞", "✨", "👍")

@@ -17,7 +17,7 @@ import random
 import re
 from typing import Any
 
-from tasks.facttext import mentions
+from tasks.common.facttext import mentions
 from tasks.llm.providers.narrators import dialogue_filler
 from tasks.llm.providers.narrators.corpus import band, capital
 from tasks.llm.providers.narrators.dialogue_banks import (

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tasks.facttext import capital, mentions
+from tasks.common.facttext import capital, mentions
 from tasks.llm.providers.narrators.dialogue import build, question
 from tasks.llm.providers.offline import narrator
 

@@ -1,5 +1,5 @@
 """What the offline assistant says to filler turns: a short helpful answer per request topic of
-tasks/filler.py, and a friendly remark per small-talk topic. Data only; dialogue.py uses it."""
+tasks/dialogue/filler.py, and a friendly remark per small-talk topic. Data only; dialogue.py uses it."""
 
 from __future__ import annotations
 
@@ -140,7 +140,7 @@ ANSWERS: dict[str, str] = {
     "a haiku about autumn": (
         "Here's one: Red leaves drift and fall, the kettle sings in the dusk, scarves come out again."),
 }
-"""A short helpful answer per request topic (tasks/filler.py REQUESTS)."""
+"""A short helpful answer per request topic (tasks/dialogue/filler.py REQUESTS)."""
 
 SMALL_TALK: dict[str, str] = {
     "the first cold morning of the season": "There is something nice about the first scarf day of the year.",
@@ -178,4 +178,4 @@ SMALL_TALK: dict[str, str] = {
     "the price of a sandwich these days": "Food prices have climbed a lot; making lunch at home adds up.",
     "a bird that keeps tapping on the window": "Birds often tap at their own reflection, especially in spring.",
 }
-"""A friendly remark per small-talk topic (tasks/filler.py SMALL_TALK)."""
+"""A friendly remark per small-talk topic (tasks/dialogue/filler.py SMALL_TALK)."""

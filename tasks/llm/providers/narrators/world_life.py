@@ -1,4 +1,4 @@
-"""Offline `outcome` templates for the everyday and life-transition kinds (tasks/catalog_life.py).
+"""Offline `outcome` templates for the everyday and life-transition kinds (tasks/world/catalog_life.py).
 
 Merged into world.CORE: per kind and valence, core sentences that state the facts by `{m0}`, `{m1}`
 (their first surface forms) and may use the entity's fields. A constraint's fact is stated by one of

@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tasks import world_banks as banks
 from tasks.llm.providers.offline import narrator
+from tasks.world import banks
 
 _FILLER_ROLES = ("best friend", "sister", "brother", "cousin", "mentor", "gym buddy", "old school friend")
 _HOUSEHOLD = frozenset({"wife", "husband", "partner", "daughter", "son", "flatmate"})

@@ -1,0 +1,1 @@
+"""Shared by every stage: seeded randomness, time helpers and the wording of facts."""

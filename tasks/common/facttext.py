@@ -1,0 +1,196 @@
+"""How facts, events and personas are put into words, and how a text is recognised as carrying a fact.
+
+One definition shared by the corpus stages and the verifier: a text carries a fact when it contains
+one of the fact's surface forms as a whole phrase (case-insensitive, not inside a longer word).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+from typing import Any, Literal
+
+from schemas.profile import Persona
+from schemas.world import Event, Fact, Plan, World
+from tasks.common.timeutil import human_date
+
+Person = Literal["first", "second", "third"]
+
+
+def is_acronym(form: str) -> bool:
+    """`IT`, `NHS`, `BBC`: a short all-capitals form, which only matches in capitals (`it` is not `IT`)."""
+    form = form.strip()
+    return 1 < len(form) <= 5 and form.isalpha() and form.isupper()
+
+
+@functools.lru_cache(maxsize=16384)
+def phrase_pattern(form: str) -> re.Pattern[str]:
+    """The compiled whole-phrase pattern `mentions` uses for `form` (case-insensitive unless an acronym)."""
+    flags = 0 if is_acronym(form) else re.IGNORECASE
+    return re.compile(r"(?<!\w)" + re.escape(form.strip()) + r"(?!\w)", flags)
+
+
+def mentions(text: str, form: str) -> bool:
+    """True when `form` occurs in `text` as a whole phrase, ignoring case (except for acronyms)."""
+    needle, exact, ascii_form = _needle(form)
+    if not needle:
+        return False
+    if exact:
+        if needle not in text:
+            return False
+    elif ascii_form and text.isascii() and needle not in _lower(text):  # no substring, so no phrase match
+        return False
+    return phrase_pattern(form).search(text) is not None
+
+
+@functools.lru_cache(maxsize=16384)
+def _needle(form: str) -> tuple[str, bool, bool]:
+    """(what a text must contain for `form` to match: the stripped form, lower-cased unless an acronym;
+    whether the match is case-sensitive; whether the form is ASCII). For ASCII text and form, a
+    case-insensitive phrase match implies the lower-cased form is a substring of the lower-cased text."""
+    stripped = form.strip()
+    exact = is_acronym(form)
+    return (stripped if exact else stripped.lower()), exact, stripped.isascii()
+
+
+@functools.lru_cache(maxsize=4096)
+def _lower(text: str) -> str:
+    """text.lower(), once per text (a text is checked against many forms in a row)."""
+    return text.lower()
+
+
+NOT_AN_EMPLOYER = frozenset({"unemployed", "retired", "self-employed"})
+"""Employer values that name no employer: `Samir's employer is unemployed`, `a job at self-employed` are nonsense."""
+NOT_AN_OCCUPATION = frozenset({"unemployed", "retired", "stay-at-home parent"})
+"""Occupation values that are no job: `start a new job as a stay-at-home parent` is nonsense."""
+NOT_A_SLOT_VALUE: dict[str, frozenset[str]] = {
+    "employer": NOT_AN_EMPLOYER, "company": NOT_AN_EMPLOYER,
+    "occupation": NOT_AN_OCCUPATION, "role": NOT_AN_OCCUPATION, "job": NOT_AN_OCCUPATION,
+}
+"""Attribute (or plan entity field) -> values that cannot fill its slot in a question or statement template."""
+
+
+def fits_slot(attribute: str, value: str) -> bool:
+    """False when `value` cannot be slotted into a template as the attribute's value (`<holder>'s employer is
+    <value>`, `a job as a <role> at <company>`): an employer of `unemployed`, a job as a `stay-at-home parent`.
+    `attribute` may be a dotted path or a plan entity field (`company`, `role`)."""
+    key = attribute.rsplit(".", 1)[-1]
+    return value.strip().lower() not in NOT_A_SLOT_VALUE.get(key, frozenset())
+
+
+def fits_slots(fields: dict[str, str]) -> bool:
+    """True when every field of a plan entity (or drawn event) fits its slot."""
+    return all(fits_slot(k, v) for k, v in fields.items())
+
+
+def carries(text: str, fact: Fact) -> bool:
+    """True when `text` contains any of the fact's surface forms."""
+    return any(mentions(text, form) for form in fact.surface_forms)
+
+
+def carries_first(text: str, fact: Fact) -> bool:
+    """True when `text` contains the fact's first (most specific) surface form."""
+    return bool(fact.surface_forms) and mentions(text, fact.surface_forms[0])
+
+
+def must_include(fact: Fact) -> str:
+    """The phrase a text stating the fact must contain: its first surface form (else its value)."""
+    return fact.surface_forms[0] if fact.surface_forms else fact.value
+
+
+def carried_ids(text: str, facts: Iterable[Fact], first_only: bool = False) -> list[str]:
+    """Ids of the facts among `facts` that `text` carries, in the given order."""
+    test = carries_first if first_only else carries
+    return [f.fact_id for f in facts if test(text, f)]
+
+
+def capital(text: str) -> str:
+    """`text` with its first character upper-cased."""
+    return text[:1].upper() + text[1:]
+
+
+def first_name(name: str) -> str:
+    """The first word of a name."""
+    return name.split()[0] if name.split() else name
+
+
+def attribute_phrase(attribute: str) -> str:
+    """`relationships.Dan.home_city` -> `home city`: the last path segment, in words."""
+    return attribute.rsplit(".", 1)[-1].replace("_", " ").strip().lower()
+
+
+def role_of(persona: Persona, name: str) -> str | None:
+    """The relationship role (brother, manager, ...) of `name` to the persona, if they are related."""
+    for rel in persona.profile.relationships:
+        if rel.name == name:
+            return rel.role
+    return None
+
+
+def holder(fact: Fact, persona: Persona, person: Person) -> str:
+    """Who holds the attribute, as the given speaker would say it (`my`, `your`, `Maya's`, ...)."""
+    if fact.subject == persona.name:
+        return {"first": "my", "second": "your", "third": f"{first_name(persona.name)}'s"}[person]
+    role = role_of(persona, fact.subject)
+    if role and person != "third":
+        return f"{'my' if person == 'first' else 'your'} {role} {fact.subject}'s"
+    return f"{fact.subject}'s"
+
+
+def clause(fact: Fact, persona: Persona, person: Person = "first") -> str:
+    """A clause stating the fact that always contains its first surface form."""
+    text = f"{holder(fact, persona, person)} {attribute_phrase(fact.attribute)} is now {fact.value}"
+    if fact.surface_forms and not carries_first(text, fact):
+        text += f" ({must_include(fact)})"
+    return text
+
+
+def is_baseline(event: Event) -> bool:
+    """True for the persona's baseline event (`<pid>-e0000`), which only seeds the initial facts."""
+    return event.event_id == f"{event.persona_id}-e0000"
+
+
+def event_title(event: Event, plans: Iterable[Plan]) -> str:
+    """The lower-case verb phrase naming what the event was about: its plan's title, else its kind."""
+    for plan in plans:
+        if plan.plan_id == event.plan_id:
+            return plan.title
+    return event.kind.replace("_", " ")
+
+
+def story_events(world: World) -> list[Event]:
+    """The non-baseline events in date order."""
+    return sorted((e for e in world.events if not is_baseline(e)), key=lambda e: (e.date, e.event_id))
+
+
+def facts_of(world: World, event: Event) -> list[Fact]:
+    """The facts the event produced, in id order."""
+    return sorted((f for f in world.facts if f.event_id == event.event_id), key=lambda f: f.fact_id)
+
+
+def persona_context(persona: Persona) -> dict[str, str]:
+    """Who the persona is, for prompts."""
+    ident = persona.profile.identity
+    return {
+        "name": persona.name,
+        "first_name": first_name(persona.name),
+        "occupation": ident.occupation,
+        "city": ident.city,
+    }
+
+
+def style_context(persona: Persona) -> dict[str, Any]:
+    """The persona's communication style, for prompts and offline narrators."""
+    return persona.profile.personality.communication.model_dump()
+
+
+def event_context(event: Event, world: World) -> dict[str, str]:
+    """What happened, for prompts."""
+    return {
+        "title": event_title(event, world.plans),
+        "date": human_date(event.date),
+        "kind": event.kind,
+        "valence": event.valence,
+        "narrative": event.narrative,
+    }

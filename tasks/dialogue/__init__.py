@@ -1,0 +1,2 @@
+"""The dialogue stage: topics and bullets, the session writer, shape, filler, recall, relative time and the
+dialogue verifier."""

@@ -1,0 +1,588 @@
+"""Fact questions: the value of an attribute at a moment, reached directly, through a link or by exclusion.
+
+- multi_hop_traversal: two facts chained through a person. A role or a team names a person (fact 1), whose
+  latest news, tip or celebration is asked (fact 2); or the other way round ("Which team is the colleague
+  who recommended X on?"); or an event names the person ("the friend Maya hosted for the football final").
+- entity_disambiguation: two people who share a first name (the simulator plants such pairs); one is named
+  by first name plus a cue only they fit (their role, their team, the tip they gave) and a current value
+  of theirs is asked. The namesake's value is the first distractor.
+- state_dependent_attribute: the value of an attribute that changed, asked at the default question time
+  (its current value) and mid-timeline on the day before each change (the value about to be replaced).
+- negative_constraints: the one plan of a kind that did NOT work out in a month ("Which café that Maya
+  tried in March did she NOT like?"); the kind's successful entities are the distractors.
+
+Answers are computed from the fact store at the candidate's asked_at; every fact a candidate uses has
+evidence (a turn or chunk that claims and carries it) before that moment. Helpers shared with the
+temporal and aggregation modules (phrasing, story events, evidence, asked_at) live here.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from schemas.world import Event, Fact
+from tasks.common.facttext import NOT_AN_EMPLOYER, NOT_AN_OCCUPATION, first_name, is_baseline, mentions
+from tasks.common.timeutil import human_date, local_date, local_datetime
+from tasks.questions.base import Candidate, QContext, Ref, generator
+from tasks.world.standing import ENTITY_FIELDS, TEAMS
+
+# ---------------------------------------------------------------------------------------------- helpers
+
+
+def who(ctx: QContext) -> str:
+    """The persona as questions name them: their first name."""
+    return first_name(ctx.persona.name)
+
+
+def ask_on(ctx: QContext, day: dt.date) -> dt.datetime:
+    """09:00 persona-local on `day` (the time of a mid-timeline question)."""
+    return local_datetime(ctx.persona, day, 9)
+
+
+def when(ctx: QContext, asked_at: dt.datetime) -> dt.datetime | None:
+    """None for the default question time (the framework fills it in), else `asked_at`."""
+    return None if asked_at == ctx.asked_at else asked_at
+
+
+def day_of(ctx: QContext, asked_at: dt.datetime) -> dt.date:
+    """The persona-local day of a question time."""
+    return ctx.day if asked_at == ctx.asked_at else local_date(ctx.persona, asked_at)
+
+
+def known(ctx: QContext, fact_ids: Iterable[str], before: dt.datetime) -> bool:
+    """True when every fact has evidence (claimed and carried) strictly before `before`."""
+    return all(ctx.evidence_for(fid, before) for fid in fact_ids)
+
+
+def refs(ctx: QContext, fact_ids: Iterable[str], before: dt.datetime) -> tuple[Ref, ...]:
+    """Every evidence item of the facts before `before`, deduplicated, in order."""
+    return tuple(dict.fromkeys(r for fid in fact_ids for r in ctx.evidence_for(fid, before)))
+
+
+def carried_refs(ctx: QContext, fact: Fact, before: dt.datetime, limit: int = 3) -> tuple[Ref, ...]:
+    """Evidence for a linking fact: items claiming it, else the earliest items carrying its first (most
+    specific) surface form even without claiming it (a turn saying "my mentor Rizal Wijaya's news ...";
+    the verifier notes such a ref as a warning, evidence_claims_fact)."""
+    claimed = ctx.evidence_for(fact.fact_id, before)
+    if claimed:
+        return tuple(claimed)
+    form = fact.surface_forms[0] if fact.surface_forms else fact.value
+    items = [("turn", t.turn_id, t.timestamp, t.text) for t in ctx.corpus.turns]
+    items += [("chunk", c.chunk_id, c.created_at, c.text) for c in ctx.corpus.chunks]
+    found = sorted((stamp, kind, item_id) for kind, item_id, stamp, text in items
+                   if stamp < before and mentions(text, form))
+    return tuple(Ref(kind, item_id, fact.fact_id) for _, kind, item_id in found[:limit])
+
+
+def pool(values: Iterable[str], answer: str, limit: int = 12) -> tuple[str, ...]:
+    """Distinct distractors in the given order, without the answer (case-insensitively)."""
+    seen = {answer.strip().lower()}
+    out = []
+    for v in values:
+        key = v.strip().lower()
+        if key and key not in seen:
+            seen.add(key)
+            out.append(v)
+    return tuple(out[:limit])
+
+
+def state_query(subject: str, attribute: str, day: dt.date) -> str:
+    """The fact-store query behind a value-at-a-day question."""
+    return (
+        f"SELECT value FROM facts WHERE subject = '{sql(subject)}' AND attribute = '{attribute}' "
+        f"AND valid_from <= '{day}' AND (valid_to IS NULL OR valid_to > '{day}') ORDER BY valid_from DESC LIMIT 1"
+    )
+
+
+def sql(text: str) -> str:
+    """A string literal's body with quotes doubled."""
+    return text.replace("'", "''")
+
+
+def month_name(day: dt.date) -> str:
+    """`March 2024`."""
+    return f"{day:%B} {day.year}"
+
+
+def month_start(day: dt.date) -> dt.date:
+    return day.replace(day=1)
+
+
+def month_end(day: dt.date) -> dt.date:
+    """The last day of `day`'s month."""
+    nxt = (day.replace(day=28) + dt.timedelta(days=4)).replace(day=1)
+    return nxt - dt.timedelta(days=1)
+
+
+NOT_ENTITIES = NOT_AN_EMPLOYER | NOT_AN_OCCUPATION
+"""Values that name no entity (a job "at self-employed"): never asked about as if they were one."""
+
+
+def as_noun(value: str) -> str:
+    """A value as the subject of a sentence: `flat at 82 Elm Road` -> `the flat at 82 Elm Road`."""
+    if value.split(" ", 1)[0] in ("flat", "house") or " course at " in value or value.endswith(" project"):
+        return f"the {value}"
+    return value
+
+
+def possessive(name: str) -> str:
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+AFTER_CHANGE_DAYS = 3
+"""A state question is also asked this many days after a change (once its evidence is in)."""
+
+# Question wording per persona attribute: {p} is the persona's first name, {ps} its possessive.
+STATE_QUESTIONS: dict[str, str] = {
+    "occupation": "What is {ps} job now?",
+    "employer": "Who is {ps} employer now?",
+    "city": "Which city does {p} live in now?",
+    "home": "Where is {ps} home now?",
+    "pet": "What pet does {p} have now?",
+    "vehicle": "What vehicle does {p} own now?",
+    "gym": "Which gym is {p} a member of now?",
+    "doctor": "Who is {ps} doctor now?",
+    "course": "Which course is {p} taking now?",
+    "current_book": "Which book is {p} reading now?",
+    "favourite_cafe": "Which café is {ps} favourite now?",
+    "grocery_shop": "Where does {p} do the weekly shop now?",
+    "volunteering": "What volunteering does {p} do now?",
+    "work_project": "Which work project is {p} on now?",
+    "income_band": "What is {ps} income band now?",
+    "relationship_status": "What is {ps} relationship status now?",
+    "hobby": "What is {ps} main hobby now?",
+    "last_trip": "What was {ps} most recent trip?",
+    "last_concert": "What was the most recent concert {p} went to?",
+    "last_dinner_out": "What did {p} eat at the most recent dinner out, and where?",
+    "last_hobby_session": "What was {ps} most recent hobby session?",
+    "last_big_bill": "Which big bill did {p} most recently sort out?",
+    "last_family_visit": "What was {ps} most recent family visit?",
+    "last_evening_out": "Where did {p} go on the most recent evening out?",
+    "race_result": "What was {ps} most recent race result?",
+}
+
+# Wording for attributes of other people: {x} names the person (full name or a cue phrase).
+PERSON_QUESTIONS: dict[str, str] = {
+    "news": "What is the latest news from {x}?",
+    "tip": "What did {x} most recently recommend to {p}?",
+    "milestone": "What did {x} most recently celebrate?",
+    "team": "Which team is {x} on?",
+}
+
+
+@dataclass(frozen=True)
+class Story:
+    """A non-baseline event with its plan's title and entity, and the facts it produced."""
+
+    event: Event
+    title: str
+    entity: dict
+    facts: tuple[Fact, ...]
+
+    @property
+    def kind(self) -> str:
+        return self.event.kind
+
+    @property
+    def date(self) -> dt.date:
+        return self.event.date
+
+    @property
+    def fact_ids(self) -> tuple[str, ...]:
+        return tuple(f.fact_id for f in self.facts)
+
+
+def stories(ctx: QContext) -> list[Story]:
+    """Every non-baseline event with facts before the question day, by date (built once per context and
+    day, stored on it: generators ask for it hundreds of times; callers get a fresh list)."""
+    memo = ctx.__dict__.setdefault("_stories", {})
+    if ctx.day not in memo:
+        memo[ctx.day] = _stories(ctx)
+    return list(memo[ctx.day])
+
+
+def _stories(ctx: QContext) -> list[Story]:
+    """`stories`, computed."""
+    plans = {p.plan_id: p for p in ctx.world.plans}
+    produced: dict[str, list[Fact]] = defaultdict(list)
+    for fact in sorted(ctx.world.facts, key=lambda f: f.fact_id):
+        produced[fact.event_id].append(fact)
+    out = []
+    for e in sorted(ctx.world.events, key=lambda e: (e.date, e.event_id)):
+        if is_baseline(e) or not produced[e.event_id] or e.date >= ctx.day:
+            continue
+        plan = plans.get(e.plan_id or "")
+        title = plan.title if plan else e.kind.replace("_", " ")
+        out.append(Story(e, title, dict(plan.entity) if plan else {}, tuple(produced[e.event_id])))
+    return out
+
+
+def unique_titles(items: list[Story]) -> list[Story]:
+    """The stories whose title names exactly one event (so a title identifies it)."""
+    counts = Counter(s.title for s in items)
+    return [s for s in items if counts[s.title] == 1]
+
+
+def histories(ctx: QContext) -> dict[tuple[str, str], list[Fact]]:
+    """(subject, attribute) -> facts by valid_from, only those begun before the question day (what comes
+    later never shapes a question)."""
+    groups: dict[tuple[str, str], list[Fact]] = defaultdict(list)
+    for fact in sorted(ctx.world.facts, key=lambda f: (f.valid_from, f.fact_id)):
+        if fact.valid_from < ctx.day:
+            groups[(fact.subject, fact.attribute)].append(fact)
+    return groups
+
+
+PEOPLE_FIELDS = frozenset({"friend", "relative", "person", "companion", "partner", "colleague", "date_name"})
+ATTRIBUTE_FIELDS = {"favourite_cafe": "cafe", "disliked_cafe": "cafe", "doctor": "doctor", "gym": "gym",
+                    "grocery_shop": "market", "team": "team"}
+"""Persona attributes whose values are plan entities of one field (for same-form distractors)."""
+
+
+def entity_pool(ctx: QContext, field_name: str | None) -> list[str]:
+    """Same-form names for a plan-entity field: that field's values in every plan made before the question
+    day, then world entities of the field's role (all cafés for `cafe`, all doctors for `doctor`)."""
+    if field_name is None:
+        return []
+    if field_name == "team":
+        return list(TEAMS)
+    names = [p.entity[field_name] for p in sorted(ctx.world.plans, key=lambda p: p.plan_id)
+             if p.entity.get(field_name) and p.created_on < ctx.day]
+    role = ENTITY_FIELDS.get(field_name, ("", ""))[1]
+    names += [e.name for e in ctx.world.entities if role and e.role == role and e.first_seen < ctx.day]
+    if field_name in PEOPLE_FIELDS:  # other people the persona knows
+        names += [r.name for r in ctx.persona.profile.relationships]
+        names += [e.name for e in ctx.world.entities
+                  if e.kind == "person" and e.first_seen < ctx.day and not e.name.startswith("Dr.")]
+    return [n for n in names if n not in NOT_ENTITIES]
+
+
+def attribute_pool(ctx: QContext, attribute: str) -> list[str]:
+    """Same-form values for a persona attribute from the plans and entities (homes from planned moves)."""
+    if attribute == "home":
+        return [f"flat at {a}" for a in entity_pool(ctx, "address")]
+    return entity_pool(ctx, ATTRIBUTE_FIELDS.get(attribute))
+
+
+def values_of(ctx: QContext, attribute: str) -> list[str]:
+    """Every value the attribute takes in the world, in fact order (a distractor family)."""
+    return [f.value for f in sorted(ctx.world.facts, key=lambda f: f.fact_id)
+            if f.attribute == attribute and f.valid_from < ctx.day]
+
+
+def roles(ctx: QContext, day: dt.date) -> dict[str, tuple[str, Fact]]:
+    """Person -> (role, the relationship fact) for relations holding on `day`."""
+    out = {}
+    for f in ctx.world.facts:
+        if f.attribute == "relationship" and ctx.valid_on(f, day) and f.value != "ex-partner":
+            out[f.subject] = (f.value, f)
+    return out
+
+
+def teams(ctx: QContext, day: dt.date) -> dict[str, Fact]:
+    """Colleague -> their team fact holding on `day`."""
+    return {f.subject: f for f in ctx.world.facts if f.attribute == "team" and ctx.valid_on(f, day)}
+
+
+# ------------------------------------------------------------------------------ state_dependent_attribute
+
+
+def state_text(ctx: QContext, fact: Fact) -> str | None:
+    """The question asking for the fact's attribute now, or None when it has no wording."""
+    p = who(ctx)
+    if fact.subject == ctx.persona.name and fact.attribute in STATE_QUESTIONS:
+        return STATE_QUESTIONS[fact.attribute].format(p=p, ps=possessive(p))
+    if fact.subject != ctx.persona.name and fact.attribute in PERSON_QUESTIONS:
+        role = roles(ctx, fact.valid_from).get(fact.subject)
+        x = f"{possessive(p)} {role[0]} {fact.subject}" if role else fact.subject
+        return PERSON_QUESTIONS[fact.attribute].format(x=x, p=p)
+    return None
+
+
+@generator("fact", "state_dependent_attribute")
+def state_dependent_attribute(ctx: QContext) -> list[Candidate]:
+    """The current value of every attribute that changed, at the default time and on the day before each
+    change (when the older value still held)."""
+    out = []
+    for (subject, attribute), history in sorted(histories(ctx).items()):
+        if len(history) < 2 or (question := state_text(ctx, history[-1])) is None:
+            continue
+        moments = [(ctx.asked_at, 0)]
+        for new in history[1:]:  # the morning before each change, and a few days after it
+            moments.append((ask_on(ctx, new.valid_from - dt.timedelta(days=1)), 1))
+            moments.append((ask_on(ctx, new.valid_from + dt.timedelta(days=AFTER_CHANGE_DAYS)), 1))
+        for asked_at, priority in dict.fromkeys(moments):
+            day = day_of(ctx, asked_at)
+            now = ctx.current(subject, attribute, day)
+            if now is None or asked_at > ctx.asked_at or not known(ctx, [now.fact_id], asked_at):
+                continue
+            if asked_at != ctx.asked_at and day == ctx.day:
+                continue
+            before = [f for f in history if f.valid_from < now.valid_from]
+            later = [f for f in history if f.valid_from > day]
+            reference = f"As of {human_date(day)}, the answer is {now.value} (since {human_date(now.valid_from)})."
+            if before:
+                reference += f" Before that it was {before[-1].value}."
+            out.append(Candidate(
+                "fact", ("state_dependent_attribute",), question, now.value, reference,
+                "fact.state_dependent_attribute", state_query(subject, attribute, day), (now.fact_id,),
+                asked_at=when(ctx, asked_at),
+                distractors=pool([f.value for f in reversed(history)] + values_of(ctx, attribute)
+                                 + attribute_pool(ctx, attribute), now.value),
+                priority=priority,
+                extra={"superseded_fact_ids": [f.fact_id for f in before], "later_fact_ids": [f.fact_id for f in later],
+                       "subject": subject, "attribute": attribute, "answer_rule": "current_value"},
+            ))
+    return out
+
+
+# --------------------------------------------------------------------------------- entity_disambiguation
+
+
+def namesakes(ctx: QContext) -> dict[str, list[str]]:
+    """First name -> the people (fact subjects or relations, not the persona, no titles) sharing it."""
+    people = {r.name for r in ctx.persona.profile.relationships}
+    people |= {f.subject for f in ctx.world.facts
+               if f.attribute in ("relationship", "team", "tip", "news") and f.valid_from < ctx.day}
+    people.discard(ctx.persona.name)
+    groups: dict[str, list[str]] = defaultdict(list)
+    for name in sorted(people):
+        if len(name.split()) > 1 and not name.split()[0].endswith("."):
+            groups[first_name(name)].append(name)
+    return {k: v for k, v in groups.items() if len(v) > 1}
+
+
+@generator("fact", "entity_disambiguation")
+def entity_disambiguation(ctx: QContext) -> list[Candidate]:
+    """An attribute of one of two people sharing a first name, named by a cue only they fit."""
+    out: list[Candidate] = []
+    p, day, at = who(ctx), ctx.day, ctx.asked_at
+    rel, team = roles(ctx, day), teams(ctx, day)
+    for first, names in sorted(namesakes(ctx).items()):
+        for name in names:
+            others = [n for n in names if n != name]
+            cues = []
+            if name in rel and all(rel.get(o, ("",))[0] != rel[name][0] for o in others):
+                cues.append((f"{possessive(p)} {rel[name][0]} {first}", rel[name][1], "role"))
+            if name in team and all(o not in team or team[o].value != team[name].value for o in others):
+                cues.append((f"{first} from {team[name].value}", team[name], "team"))
+            for attribute in ("news", "tip", "milestone"):
+                now = ctx.current(name, attribute, day)
+                if now is None:
+                    continue
+                rival = [ctx.current(o, attribute, day) for o in others]
+                rival_values = [r.value for r in rival if r is not None]
+                if now.value in rival_values:
+                    continue
+                for cue, cue_fact, kind in cues:
+                    fids = (now.fact_id, cue_fact.fact_id)
+                    if not known(ctx, [now.fact_id], at):
+                        continue
+                    evidence = refs(ctx, [now.fact_id], at) + carried_refs(ctx, cue_fact, at)
+                    question = PERSON_QUESTIONS[attribute].format(x=cue, p=p)
+                    out.append(Candidate(
+                        "fact", ("entity_disambiguation",), question, now.value,
+                        f"{cue} is {name} (not {', '.join(others)}); as of {human_date(day)} the answer is "
+                        f"{now.value}.",
+                        f"fact.entity_disambiguation.{kind}", state_query(name, attribute, day), fids,
+                        evidence=evidence,
+                        distractors=pool(rival_values + [f.value for f in histories(ctx).get((name, attribute), [])]
+                                         + values_of(ctx, attribute), now.value),
+                        priority=(0 if rival_values else 1) + (not ctx.evidence_for(cue_fact.fact_id, at)),
+                        extra={"resolved_entity": name, "confusable_with": others, "cue": cue,
+                               "answer_rule": "current_value"},
+                    ))
+            out += _team_by_tip(ctx, name, others, team)
+    return out
+
+
+def _team_by_tip(ctx: QContext, name: str, others: list[str], team: dict[str, Fact]) -> list[Candidate]:
+    """"Which team is the <first> who recommended <tip> to <persona> on?" (the tip singles them out)."""
+    if name not in team:
+        return []
+    p, first, at = who(ctx), first_name(name), ctx.asked_at
+    other_tips = {f.value for o in others for f in ctx.history(o, "tip") if f.valid_from < ctx.day}
+    out = []
+    for tip in ctx.history(name, "tip"):
+        if tip.value in other_tips or tip.valid_from >= ctx.day:
+            continue
+        if not known(ctx, [tip.fact_id, team[name].fact_id], at):
+            continue
+        question = f"Which team is the {first} who recommended {tip.value} to {p} on?"
+        answer = team[name].value
+        out.append(Candidate(
+            "fact", ("entity_disambiguation",), question, answer,
+            f"The {first} who recommended {tip.value} is {name} (not {', '.join(others)}), who is on {answer}.",
+            "fact.entity_disambiguation.tip", state_query(name, "team", ctx.day), (team[name].fact_id, tip.fact_id),
+            distractors=pool([team[o].value for o in others if o in team] + values_of(ctx, "team") + list(TEAMS),
+                             answer),
+            priority=0,
+            extra={"resolved_entity": name, "confusable_with": others, "answer_rule": "current_value"},
+        ))
+    return out
+
+
+# ----------------------------------------------------------------------------------- multi_hop_traversal
+
+
+def _hop(ctx: QContext, question: str, target: Fact, link: Fact, reference: str, variant: str,
+         distractors: Iterable[str], extra: dict | None = None) -> Candidate | None:
+    """A two-fact candidate: `link` identifies the person, `target` (current at asked_at) answers."""
+    at = ctx.asked_at
+    if not known(ctx, [target.fact_id], at):
+        return None
+    evidence = refs(ctx, [target.fact_id], at) + carried_refs(ctx, link, at)
+    if not any(r.fact_id == link.fact_id for r in evidence):
+        return None
+    return Candidate(
+        "fact", ("multi_hop_traversal",), question, target.value, reference,
+        f"fact.multi_hop_traversal.{variant}",
+        f"SELECT t.value FROM facts l JOIN facts t ON t.subject = l.subject WHERE l.fact_id = '{link.fact_id}' "
+        f"AND t.attribute = '{target.attribute}' AND t.valid_from <= '{ctx.day}' "
+        f"AND (t.valid_to IS NULL OR t.valid_to > '{ctx.day}') ORDER BY t.valid_from DESC LIMIT 1",
+        (target.fact_id, link.fact_id), evidence=evidence, distractors=pool(distractors, target.value),
+        priority=1 + (not ctx.evidence_for(link.fact_id, at)),  # links cited only through unclaiming items last
+        extra={"hop_entity": target.subject, "link_fact_id": link.fact_id, "answer_rule": "current_value",
+               **(extra or {})},
+    )
+
+
+@generator("fact", "multi_hop_traversal")
+def multi_hop_traversal(ctx: QContext) -> list[Candidate]:
+    """Chains of two facts through a person: role -> person -> latest news/celebration; team -> colleague ->
+    latest tip; tip -> colleague -> team; event -> person -> latest news."""
+    p, day = who(ctx), ctx.day
+    out: list[Candidate | None] = []
+    rel, team = roles(ctx, day), teams(ctx, day)
+    role_count = Counter(r for r, _ in rel.values())
+    for person, (role, link) in sorted(rel.items()):
+        if role_count[role] != 1:
+            continue
+        for attribute in ("news", "milestone"):
+            if (now := ctx.current(person, attribute, day)) is None:
+                continue
+            question = PERSON_QUESTIONS[attribute].format(x=f"{possessive(p)} {role}", p=p)
+            out.append(_hop(ctx, question, now, link, f"{possessive(p)} {role} is {person}; the answer is {now.value}.",
+                            "role", values_of(ctx, attribute)))
+    team_count = Counter(f.value for f in team.values())
+    tip_count = Counter(values_of(ctx, "tip"))
+    for person, link in sorted(team.items()):
+        tip = ctx.current(person, "tip", day)
+        if tip is None:
+            continue
+        if team_count[link.value] == 1:
+            question = f"What did the colleague from {link.value} most recently recommend to {p}?"
+            out.append(_hop(ctx, question, tip, link, f"The colleague from {link.value} is {person}; their latest "
+                            f"recommendation is {tip.value}.", "team", values_of(ctx, "tip")))
+        for old in ctx.history(person, "tip"):
+            if tip_count[old.value] == 1 and old.valid_from < day:
+                question = f"Which team is the colleague who recommended {old.value} to {p} on?"
+                out.append(_hop(ctx, question, link, old, f"{person} recommended {old.value}; {person} is on "
+                                f"{link.value}.", "tip", values_of(ctx, "team") + list(TEAMS)))
+    out += _event_hops(ctx)
+    return [c for c in out if c is not None]
+
+
+EVENT_CUES: dict[str, tuple[str, str]] = {
+    "friend_visit": ("friend", "the friend {p} hosted for {occasion}"),
+    "milestone": ("person", "the person whose {milestone} {p} celebrated at {venue}"),
+    "first_date": ("date_name", "the person {p} went on a first date with at {place}"),
+}
+EVENT_CUES_FAILED: dict[str, str] = {
+    "friend_visit": "the friend whose visit for {occasion} was cancelled",
+    "milestone": "the person whose {milestone} celebration at {venue} was postponed",
+    "first_date": "the person {p} went on a first date with at {place}",
+}
+"""The cue for an event that went badly (the plan did not happen as planned)."""
+
+
+def event_cue(p: str, story: Story) -> str:
+    """How a question names the person an event involved."""
+    template = EVENT_CUES[story.kind][1] if story.event.valence == "positive" else EVENT_CUES_FAILED[story.kind]
+    return template.format(p=p, **story.entity)
+
+
+def _event_hops(ctx: QContext) -> list[Candidate | None]:
+    """Event -> person -> latest news, when the event's own fact is not that news (a real second hop)."""
+    p, day, out = who(ctx), ctx.day, []
+    items = [s for s in stories(ctx) if s.kind in EVENT_CUES]
+    cues = Counter(event_cue(p, s) for s in items)
+    for s in items:
+        person, cue = s.entity.get(EVENT_CUES[s.kind][0]), event_cue(p, s)
+        now = ctx.current(person, "news", day) if person else None
+        if now is None or cues[cue] != 1 or now.fact_id in s.fact_ids:
+            continue
+        link = s.facts[0]
+        question = PERSON_QUESTIONS["news"].format(x=cue, p=p)
+        out.append(_hop(ctx, question, now, link, f"That person is {person}; their latest news is {now.value}.",
+                        f"event.{s.kind}", values_of(ctx, "news"), {"event_ids": [s.event.event_id]}))
+    return out
+
+
+# ----------------------------------------------------------------------------------- negative_constraints
+
+# kind -> (entity field naming what the answer is, question with {p} and {month})
+NEGATIVE_QUESTIONS: dict[str, tuple[str, str]] = {
+    "new_cafe": ("cafe", "Which café that {p} tried in {month} did {p} NOT like?"),
+    "start_book": ("book", "Which book that {p} started in {month} did {p} NOT finish?"),
+    "weekly_shop": ("market", "At which shop did {ps} weekly shop in {month} NOT work out?"),
+    "hobby_session": ("hobby", "Which of {ps} hobby sessions in {month} did NOT go ahead? Name the hobby."),
+    "concert": ("artist", "Which act did {p} plan to see in {month} but NOT get to see?"),
+    "city_trip": ("city", "Which city did {p} plan to visit in {month} but NOT get to?"),
+    "dinner_out": ("restaurant", "At which restaurant did {ps} planned dinner in {month} NOT happen?"),
+    "colleague_lunch": ("colleague", "Which colleague's lunch with {p} in {month} did NOT happen?"),
+    "join_gym": ("gym", "Which gym did {p} try to join in {month} but NOT manage to?"),
+    "volunteer": ("org", "Where did {p} try to volunteer in {month} but NOT get to?"),
+    "start_course": ("school", "At which school did {ps} planned course in {month} NOT go ahead?"),
+    "buy_vehicle": ("vehicle", "Which vehicle did {p} try to buy in {month} but NOT end up buying?"),
+    "adopt_pet": ("pet_name", "Which animal did {p} try to adopt in {month} but NOT get to adopt?"),
+    "friend_visit": ("friend", "Whose visit with {p} in {month} did NOT happen?"),
+    "milestone": ("person", "Whose celebration in {month} did NOT go ahead as planned?"),
+    "partner_evening": ("place", "Where did {p} plan an evening out in {month} that did NOT happen?"),
+    "first_date": ("date_name", "Who did {p} go on a first date with in {month} but NOT see again?"),
+    "family_call": ("relative", "Whose call with {p} in {month} did NOT happen?"),
+    "new_job": ("company", "Which company's job offer to {p} in {month} did NOT work out?"),
+    "move_flat": ("address", "Which address did {p} try to move to in {month} but NOT get?"),
+}
+
+
+@generator("fact", "negative_constraints")
+def negative_constraints(ctx: QContext) -> list[Candidate]:
+    """The single plan of a kind that did NOT work out in a month, among that kind's plans; the entities
+    of the kind's successful plans (the same month's first) are the distractors."""
+    p, out = who(ctx), []
+    items = [s for s in stories(ctx) if s.kind in NEGATIVE_QUESTIONS and s.date < ctx.day]
+    by_month: dict[tuple[str, dt.date], list[Story]] = defaultdict(list)
+    for s in items:
+        by_month[(s.kind, month_start(s.date))].append(s)
+    for (kind, month), group in sorted(by_month.items()):
+        field_name, template = NEGATIVE_QUESTIONS[kind]
+        bad = [s for s in group if s.event.valence == "negative"]
+        good = [s for s in group if s.event.valence == "positive"]
+        if len(bad) != 1 or field_name not in bad[0].entity:
+            continue
+        answer = bad[0].entity[field_name]
+        if answer in NOT_ENTITIES or any(s.entity.get(field_name) == answer for s in good):
+            continue
+        fact_ids = bad[0].fact_ids + tuple(f for s in good for f in s.fact_ids)
+        if not known(ctx, fact_ids, ctx.asked_at):
+            continue
+        others = [s.entity.get(field_name, "") for s in good]
+        others += [s.entity.get(field_name, "") for s in items if s.kind == kind and s.event.valence == "positive"]
+        others = [o for o in others + entity_pool(ctx, field_name) if o not in NOT_ENTITIES]
+        question = template.format(p=p, ps=possessive(p), month=month_name(month))
+        ok = "; ".join(f"{s.entity.get(field_name)} on {human_date(s.date)} went fine" for s in good)
+        reference = f"{answer} ({bad[0].title}, on {human_date(bad[0].date)}) did not work out" + (
+            f"; {ok}." if ok else ".")
+        out.append(Candidate(
+            "fact", ("negative_constraints",), question, answer, reference, f"fact.negative_constraints.{kind}",
+            f"SELECT p.entity->>'{field_name}' FROM events e JOIN plans p USING (plan_id) WHERE e.kind = '{kind}' "
+            f"AND e.valence = 'negative' AND e.date BETWEEN '{month}' AND '{month_end(month)}'",
+            fact_ids, distractors=pool(others, answer), priority=0 if good else 1,
+            extra={"event_ids": [bad[0].event.event_id] + [s.event.event_id for s in good],
+                   "answer_rule": "computed"},
+        ))
+    return out

@@ -1,0 +1,192 @@
+"""Selection and balance: which prepared candidates become a persona's questions.
+
+- The persona gets up to `questions.per_persona` questions, `questions.zero_memory` of them controls.
+  The zero-memory controls are kept in the set as controls but count toward no characteristic floor and
+  no category cap: the cap and the floors apply to the other questions only.
+- Characteristics take turns (round robin over those with candidates: RHELM's 27 or the domain pack's
+  taxonomy, in a seeded order); each first gets up to
+  `characteristic_floor` items when it has candidates, then the turns continue until the total is met.
+- No category holds more than `max_category_share` of the persona's final count (nor more than
+  `per_category`, when set): the final count is the largest one the available candidates can fill
+  under that cap, so the cap holds on what is emitted, not on a target.
+- The result is ordered by category and characteristic, the zero-memory controls last.
+- Within a characteristic: lower `priority` first; then checkpoints interleaved (the rarer post_shock
+  and in_timeline items are not crowded out by post_distraction ones); then a seeded draw. A question
+  text is asked once per persona.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import random
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from schemas.config import QuestionOptions
+from tasks.questions.base import CATEGORY_OF, TAXONOMY, Candidate, Ref
+
+CHECKPOINT_ORDER = {"post_shock": 0, "in_timeline": 1, "post_distraction": 2, "zero_memory": 3}
+
+
+@dataclass
+class Prepared:
+    """A candidate that passed the framework's checks, with its question time, evidence and checkpoint."""
+
+    candidate: Candidate
+    generator: str  # the registry key, or "control"
+    asked_at: dt.datetime
+    context_time: dt.datetime  # the question time of the context it was generated in
+    refs: tuple[Ref, ...]
+    checkpoint: str
+
+    @property
+    def category(self) -> str:
+        return self.candidate.category
+
+    @property
+    def characteristic(self) -> str:
+        return self.candidate.characteristic
+
+
+def effective_share(options: QuestionOptions, categories: int) -> float:
+    """max_category_share, or 1/k when only k < 1/share categories have candidates (a tiny world): the cap
+    cannot hold then, and the coverage and share gates report it instead of an empty question set."""
+    return max(options.max_category_share, 1 / categories) if categories else 1.0
+
+
+def category_cap(options: QuestionOptions, total: int, share: float | None = None) -> int:
+    """The most questions one category may hold when the persona holds `total`."""
+    cap = math.floor((share or options.max_category_share) * total + 1e-9)
+    return min(cap, options.per_category) if options.per_category else cap
+
+
+def feasible_total(options: QuestionOptions, available: dict[str, int], share: float, limit: int | None = None) -> int:
+    """The largest total <= `limit` (default per_persona) that the available candidates fill without
+    breaking the cap."""
+    for total in range((options.per_persona if limit is None else limit), 0, -1):
+        cap = category_cap(options, total, share)
+        if sum(min(cap, n) for n in available.values()) >= total:
+            return total
+    return 0
+
+
+def rank(items: list[Prepared], rng: random.Random) -> list[Prepared]:
+    """Priority first, then checkpoints interleaved (rarest first within a round), then a seeded draw."""
+    draws = {id(p): rng.random() for p in items}
+    by_checkpoint: dict[str, list[Prepared]] = defaultdict(list)
+    for p in sorted(items, key=lambda p: (p.candidate.priority, draws[id(p)])):
+        by_checkpoint[p.checkpoint].append(p)
+    seen: dict[tuple[int, str], int] = defaultdict(int)
+    keyed = []
+    for checkpoint, group in by_checkpoint.items():
+        for p in group:
+            turn = seen[(p.candidate.priority, checkpoint)]
+            seen[(p.candidate.priority, checkpoint)] += 1
+            keyed.append(((p.candidate.priority, turn, CHECKPOINT_ORDER.get(checkpoint, 9), draws[id(p)]), p))
+    return [p for _, p in sorted(keyed, key=lambda k: k[0])]
+
+
+def select(options: QuestionOptions, prepared: Sequence[Prepared], rng: random.Random) -> list[Prepared]:
+    """The persona's questions, balanced as the module docstring says, in a stable order."""
+    controls = [p for p in prepared if p.checkpoint == "zero_memory"]
+    regular = dedupe([p for p in prepared if p.checkpoint != "zero_memory"], rng)
+    picked_controls = _controls(controls, options.zero_memory, rng)
+    queues: dict[str, list[Prepared]] = defaultdict(list)
+    for p in regular:
+        queues[p.characteristic].append(p)
+    order = sorted(queues)
+    rng.shuffle(order)
+    queues = {ch: rank(sorted(queues[ch], key=_stable), rng) for ch in order}
+    available = defaultdict(int)
+    for p in regular:
+        available[p.category] += 1
+    share = effective_share(options, len(available))
+    total = feasible_total(options, dict(available), share, max(0, options.per_persona - len(picked_controls)))
+    cap = category_cap(options, total, share)
+    picked: list[Prepared] = []
+    per_category: dict[str, int] = defaultdict(int)
+    asked: set[str] = {p.candidate.question for p in picked_controls}
+    rounds = [options.characteristic_floor, None]  # floors first, then open turns
+    for limit in rounds:
+        counts: dict[str, int] = defaultdict(int)
+        progress = True
+        while progress and len(picked) < total:
+            progress = False
+            for ch in order:
+                if len(picked) >= total:
+                    break
+                if limit is not None and counts[ch] >= limit:
+                    continue
+                queue = queues[ch]
+                while queue:
+                    p = queue.pop(0)
+                    if per_category[p.category] >= cap or p.candidate.question in asked:
+                        if per_category[p.category] >= cap:
+                            queue.clear()
+                        continue
+                    picked.append(p)
+                    per_category[p.category] += 1
+                    asked.add(p.candidate.question)
+                    counts[ch] += 1
+                    progress = True
+                    break
+    picked = trim(options, picked, share) + picked_controls
+    return sorted(picked, key=lambda p: (p.checkpoint == "zero_memory", p.category, p.characteristic, p.asked_at,
+                                         p.candidate.question))
+
+
+def dedupe(items: list[Prepared], rng: random.Random) -> list[Prepared]:
+    """One item per question text: the best ranked (priority, rarer checkpoint, seeded draw)."""
+    best: dict[str, tuple[tuple, Prepared]] = {}
+    for p in sorted(items, key=_stable):
+        key = (p.candidate.priority, CHECKPOINT_ORDER.get(p.checkpoint, 9), rng.random())
+        if p.candidate.question not in best or key < best[p.candidate.question][0]:
+            best[p.candidate.question] = (key, p)
+    return [p for _, p in best.values()]
+
+
+def trim(options: QuestionOptions, picked: list[Prepared], share: float) -> list[Prepared]:
+    """Drop the last-picked items of any category above the cap of the final count, until none is."""
+    picked = list(picked)
+    while picked:
+        counts: dict[str, int] = defaultdict(int)
+        for p in picked:
+            counts[p.category] += 1
+        cap = category_cap(options, len(picked), share)
+        over = [c for c, n in counts.items() if n > cap]
+        if not over:
+            break
+        last = max(i for i, p in enumerate(picked) if p.category == over[0])
+        picked.pop(last)
+    return picked
+
+
+def _controls(controls: list[Prepared], wanted: int, rng: random.Random) -> list[Prepared]:
+    """Up to `wanted` controls, templates in turn."""
+    by_template: dict[str, list[Prepared]] = defaultdict(list)
+    for p in sorted(controls, key=_stable):
+        by_template[p.candidate.template].append(p)
+    for group in by_template.values():
+        rng.shuffle(group)
+    out: list[Prepared] = []
+    while len(out) < wanted and any(by_template.values()):
+        for template in sorted(by_template):
+            if by_template[template] and len(out) < wanted:
+                out.append(by_template[template].pop())
+    return out
+
+
+def _stable(p: Prepared) -> tuple:
+    return (p.candidate.template, p.candidate.question, str(p.asked_at), p.candidate.answer)
+
+
+def valid_characteristics(cand: Candidate, taxonomy: dict[str, tuple[str, ...]] | None = None) -> bool:
+    """The primary characteristic belongs to the candidate's category in `taxonomy` (the pack's; default:
+    any taxonomy's); every other one is known."""
+    return (
+        bool(cand.characteristics)
+        and cand.characteristics[0] in (TAXONOMY if taxonomy is None else taxonomy).get(cand.category, ())
+        and all(ch in CATEGORY_OF for ch in cand.characteristics)
+    )

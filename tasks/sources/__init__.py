@@ -1,0 +1,1 @@
+"""The sources stage: the document planner, emails, journals, reports, noise, chunking and the sources verifier."""

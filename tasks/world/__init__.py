@@ -1,0 +1,1 @@
+"""The world stages: profile, simulate (LOOP), evolve, the catalogs and entities, and the world verifier."""

@@ -1,0 +1,146 @@
+"""Entity draws for the everyday and life-transition event kinds (tasks/world/catalog_life.py).
+
+Draws take the seeded RNG and a view of the profile; the simulator adds a `_world` key holding the
+persona's standing world entities (two colleagues who share a first name, the neighbourhood's places)
+so repeated routines meet the same, deliberately confusable, people and places. Without `_world`
+(narrator tests) the draws fall back to the banks.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from tasks.world import banks
+from tasks.world.eventkinds import Entity
+
+RUNNING_HOBBIES = frozenset({"trail running"})
+SPORT_HOBBIES = frozenset({"bouldering", "cycling", "open-water swimming", "yoga", "salsa dancing", "trail running"})
+PARTNER_ROLES = ("partner", "wife", "husband", "girlfriend", "boyfriend")
+FAMILY_ROLES = ("mother", "father", "sister", "brother", "daughter", "son", "cousin", "granddaughter", "wife",
+                "husband", "partner")
+RESTAURANTS = ("Casa Lola", "Casa Lolita", "The Olive Tree", "Olive & Thyme", "Golden Dragon", "Jade Dragon",
+               "Mama Ngozi's Kitchen", "Kebab Corner")
+VENUES = ("the Roundhouse", "the Old Mill", "Riverside Arena", "the Blue Note Club", "Parkside Bandstand")
+ARTISTS = ("the Lantern Quartet", "DJ Koko", "Marisol & the Tides", "the Night Owls", "Kofi Blue")
+MARKETS = ("Maple Grocers", "FreshMart", "Fresh Market", "the Saturday farmers' market", "Corner Stores")
+VOLUNTEERING = (("food bank", "Northside Food Bank"), ("animal shelter", "Paws Rescue"),
+                ("library", "the public library"), ("community garden", "Greenway Community Garden"))
+BILLS = (("boiler repair", "1,200"), ("dental work", "850"), ("car repair", "1,400"), ("tax bill", "2,100"),
+         ("roof leak repair", "1,750"), ("vet bill", "900"))
+MILESTONES = ("wedding", "graduation", "50th birthday party", "housewarming", "retirement party", "baby shower")
+
+
+def world(profile: dict[str, Any]) -> dict[str, Any]:
+    """The standing world entities the simulator attached, or an empty dict."""
+    return profile.get("_world", {})
+
+
+def partner(profile: dict[str, Any]) -> str | None:
+    """The name of the persona's partner or spouse, if any."""
+    return next((r["name"] for r in profile["relationships"] if r["role"] in PARTNER_ROLES), None)
+
+
+def family(profile: dict[str, Any]) -> list[str]:
+    """Names of related family members."""
+    return [r["name"] for r in profile["relationships"] if r["role"] in FAMILY_ROLES]
+
+
+def employed(profile: dict[str, Any]) -> bool:
+    """True when the persona has an employer (not retired, not unemployed, not a student)."""
+    employer = profile["identity"]["employer"]
+    return employer not in ("retired", "unemployed") and "university student" != profile["identity"]["occupation"]
+
+
+def draw_hobby_session(rng: random.Random, profile: dict[str, Any]) -> Entity:
+    """One of the persona's current hobbies, where and for how long."""
+    hobby = rng.choice(profile["traits"]["hobbies"] or ["walking"])
+    tag = "running sport exertion" if hobby in RUNNING_HOBBIES else "sport" if hobby in SPORT_HOBBIES else ""
+    spot = rng.choice(("the park", "the community centre", "home", "the club", "the riverside", "a friend's place"))
+    return {"hobby": hobby, "spot": spot, "hours": str(rng.randint(1, 4)), "tags": tag}
+
+
+def draw_dinner(rng: random.Random, profile: dict[str, Any]) -> Entity:
+    """A restaurant (from a bank with near-duplicate names) and a friend or relative to eat with."""
+    people = [r["name"] for r in profile["relationships"]] or ["an old friend"]
+    dish = rng.choice(banks.FOODS)
+    return {"restaurant": rng.choice(RESTAURANTS), "companion": rng.choice(people), "dish": dish}
+
+
+def draw_call(rng: random.Random, profile: dict[str, Any]) -> Entity:
+    """A family member to call and the news they share."""
+    who = rng.choice(family(profile) or [r["name"] for r in profile["relationships"]])
+    news = rng.choice(("is repainting the kitchen yellow", "booked a holiday to Crete", "started night classes",
+                       "is learning to drive", "got a new phone number", "joined a walking club"))
+    return {"relative": who, "news": news, "topic": rng.choice(("the weekend", "family news", "a birthday"))}
+
+
+def draw_shop(rng: random.Random, profile: dict[str, Any]) -> Entity:
+    """A grocery shop (near-duplicate names) and the amount spent."""
+    return {"market": rng.choice(MARKETS), "amount": str(rng.randint(18, 140))}
+
+
+def draw_concert(rng: random.Random, profile: dict[str, Any]) -> Entity:
+    """An artist and a venue."""
+    return {"artist": rng.choice(ARTISTS), "venue": rng.choice(VENUES)}
+
+
+def draw_volunteer(rng: random.Random, profile: dict[str, Any]) -> Entity:
+    """A place to volunteer and the task there."""
+    kind, org = rng.choice(VOLUNTEERING)
+    return {"org": org, "org_kind": kind, "task": rng.choice(("sorting donations", "the front desk", "weeding"))}
+
+
+def draw_colleague(rng: random.Random, profile: dict[str, Any]) -> Entity:
+    """A colleague from the standing pair who share a first name, and what the lunch was about."""
+    pairs = world(profile).get("colleagues") or [("Sam Lawson", "accounts"), ("Sam Reid", "logistics")]
+    name, team = rng.choice(pairs)
+    tip = rng.choice(("a cheaper phone plan", "a good dentist", "a quiet running route", "a podcast on budgeting"))
+    return {"colleague": name, "team": team, "tip": tip, "employer": profile["identity"]["employer"]}
+
+
+def draw_date(rng: random.Random, profile: dict[str, Any]) -> Entity:
+    """Someone new to meet and a place to meet them."""
+    region = rng.choice(sorted(banks.SURNAMES))
+    given = rng.choice(banks.GIVEN_NAMES[region][rng.choice(("female", "male"))])
+    used = {r["name"].split()[0] for r in profile["relationships"]}
+    if given in used:
+        given = rng.choice(banks.GIVEN_NAMES[region]["female"])
+    return {"date_name": f"{given} {rng.choice(banks.SURNAMES[region])}", "place": rng.choice(RESTAURANTS)}
+
+
+def draw_partner_evening(rng: random.Random, profile: dict[str, Any]) -> Entity:
+    """The partner and the evening out."""
+    return {"partner": partner(profile) or "my partner", "place": rng.choice(RESTAURANTS + VENUES)}
+
+
+def draw_bill(rng: random.Random, profile: dict[str, Any]) -> Entity:
+    """An expensive bill, its amount, and a belonging that might be sold to pay it."""
+    bill, amount = rng.choice(BILLS)
+    sellable = [b["name"] for b in profile["belongings"] if b["kind"] not in ("home", "pet")]
+    return {"bill": bill, "amount": amount, "item": sellable[0] if sellable else "old laptop"}
+
+
+def draw_promotion(rng: random.Random, profile: dict[str, Any]) -> Entity:
+    """The next income band and the role the promotion is for."""
+    bands = banks.INCOME_BANDS
+    band = profile["identity"]["income_band"]
+    up = bands[min(len(bands) - 1, bands.index(band) + 1)] if band in bands else "middle"
+    return {"role": profile["identity"]["occupation"], "band": up, "employer": profile["identity"]["employer"]}
+
+
+def draw_restructure(rng: random.Random, profile: dict[str, Any]) -> Entity:
+    """The employer that is restructuring."""
+    return {"employer": profile["identity"]["employer"], "months": str(rng.randint(2, 4))}
+
+
+def draw_milestone(rng: random.Random, profile: dict[str, Any]) -> Entity:
+    """Someone close and the milestone being celebrated."""
+    person = rng.choice([r["name"] for r in profile["relationships"]])
+    return {"person": person, "milestone": rng.choice(MILESTONES), "venue": rng.choice(VENUES)}
+
+
+def draw_retirement(rng: random.Random, profile: dict[str, Any]) -> Entity:
+    """The job being retired from."""
+    ident = profile["identity"]
+    return {"occupation": ident["occupation"], "employer": ident["employer"]}

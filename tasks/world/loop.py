@@ -1,0 +1,425 @@
+"""Stage `loop`: RHELM's LOOP simulator, one persona day by day.
+
+Each day: pLan (maybe create plans for later days, kinds from tasks/world/catalog.py, conditioned on the
+current profile, on pending commitments and on active constraints), rOllout (every plan due today
+becomes an Event, positive with probability `rollout_p`, narrated through the `outcome` prompt; a plan
+that an active constraint now forbids is cancelled with `blocked_by`), evOlve (factual phase: Facts and
+profile changes; state phase: mood, health, hobbies, lifestyle, ongoing matters, and for critical
+outcomes a lasting Constraint recorded as a fact with its validity interval) and, every
+`prune_interval` days, Prune (finished matters, expired constraints and the transient preferences they
+held are removed). The first day also holds the baseline event whose facts restate the initial
+profile. All randomness comes from `rng_for(seed, persona, "loop", day, purpose)`; the world model
+decides every fact, the narrator only words it. Narration never feeds back into the simulation, so each
+event's `outcome` call is prepared (its context frozen) when the event happens and all of a persona's
+events are narrated at the end with one concurrent `generate_many`, in event order.
+
+The domain pack (`tasks.domains.pack_for(config)`) adds its own events: `schedule` dates them,
+`baseline_facts` joins the baseline event, each day's due events are rolled out after the plans
+(`roll_out`: facts in the factual phase, profile paths in the state phase, rows of the pack's tables
+into `World.extras`), and the pack words them after the simulation (`narrate`). The general pack adds
+nothing, so its worlds are exactly the core's.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import random
+from typing import Any
+
+from schemas.config import BuildConfig
+from schemas.profile import Persona
+from schemas.world import Constraint, Event, EventNarration, Plan, ProfileSnapshot, World
+from tasks.common.rng import rng_for
+from tasks.common.timeutil import human_date
+from tasks.domains.base import DomainPack, PackOutcome, ScheduledEvent
+from tasks.llm.gateway import CallSpec, Gateway
+from tasks.world import banks
+from tasks.world.catalog import KINDS, EventKind, FactSpec, Outcome
+from tasks.world.evolve import HOBBIES_PATH, FactDraft, Matter, WorldState, facts_valid_at
+from tasks.world.standing import collect_entities, standing_world
+
+__all__ = ["simulate", "facts_valid_at", "baseline_drafts", "fact_drafts", "outcome_context"]
+_SPECIAL_BELONGINGS = ("home", "vehicle", "pet")
+_PEOPLE_FIELDS = ("friend", "relative", "companion", "person", "partner")
+
+
+def simulate(config: BuildConfig, persona: Persona, gateway: Gateway, pack: DomainPack | None = None) -> World:
+    """Run LOOP for one persona from config.start_date to config.end_date and return its World
+    (`pack`: the domain pack, default `pack_for(config)`)."""
+    sim = _Simulation(config, persona, gateway, pack)
+    day = config.start_date
+    while day <= config.end_date:
+        sim.live(day)
+        day += dt.timedelta(days=1)
+    sim.narrate_all()
+    return sim.world()
+
+
+def pack_for(config: BuildConfig) -> DomainPack:
+    """The build's domain pack; the general pack when the registry cannot be imported."""
+    try:
+        from tasks.domains import pack_for as registry_pack_for
+    except ImportError:
+        return DomainPack()
+    return registry_pack_for(config)
+
+
+def baseline_drafts(profile: dict[str, Any], name: str) -> list[FactDraft]:
+    """The facts the initial profile states: job, city, a hobby, belongings, each relationship's role."""
+    ident = profile["identity"]
+    drafts = [FactDraft(name, "occupation", ident["occupation"], (ident["occupation"],))]
+    if ident["employer"] not in ("retired", "unemployed"):
+        drafts.append(FactDraft(name, "employer", ident["employer"], (ident["employer"],)))
+    drafts.append(FactDraft(name, "city", ident["city"], (ident["city"],)))
+    if profile["traits"]["hobbies"]:
+        hobby = profile["traits"]["hobbies"][0]
+        drafts.append(FactDraft(name, "hobby", hobby, (hobby,)))
+    drafts += [_belonging_draft(item, name) for item in profile["belongings"]]
+    for person in profile["relationships"]:
+        role = person["role"]
+        drafts.append(FactDraft(person["name"], "relationship", role, (f"{role} {person['name']}", role)))
+    seen: set[tuple[str, str]] = set()
+    return [d for d in drafts if not ((d.subject, d.attribute) in seen or seen.add((d.subject, d.attribute)))]
+
+
+def fact_drafts(outcome: Outcome, entity: dict[str, str], persona_name: str) -> list[FactDraft]:
+    """The facts an outcome establishes for a plan's entity (values and surface forms filled in)."""
+    return [_draft(spec, entity, persona_name) for spec in outcome.facts]
+
+
+def _draft(spec: FactSpec, entity: dict[str, str], persona_name: str) -> FactDraft:
+    subject = persona_name if spec.subject == "persona" else entity[spec.subject]
+    value = spec.value.format(**entity)
+    forms = tuple(dict.fromkeys([value] + [f.format(**entity) for f in spec.forms]))
+    path = spec.path.format(**entity) if spec.path else None
+    writes = spec.writes.format(**entity) if spec.writes else None
+    return FactDraft(subject, spec.attribute, value, forms, path, path_value=writes)
+
+
+def constraint_of(outcome: Outcome, entity: dict[str, str], persona_id: str, number: int, event_id: str,
+                  day: dt.date, rng: random.Random) -> Constraint | None:
+    """The lasting constraint a critical outcome imposes, from `day` for a drawn number of days."""
+    spec = outcome.constraint
+    if spec is None:
+        return None
+    until = day + dt.timedelta(days=rng.randint(*spec.days))
+    return Constraint(
+        constraint_id=f"{persona_id}-c{number:04d}", persona_id=persona_id, event_id=event_id, kind=spec.kind,
+        description=spec.text.format(**entity, until=human_date(until)), blocks=sorted(spec.blocks),
+        valid_from=day, valid_to=until,
+    )
+
+
+def constraint_draft(constraint: Constraint, persona_name: str, short: str) -> FactDraft:
+    """The fact recording a constraint, valid exactly while the constraint holds."""
+    forms = (constraint.description, short)
+    return FactDraft(persona_name, constraint.kind, constraint.description, forms, until=constraint.valid_to)
+
+
+def _belonging_draft(item: dict[str, Any], name: str) -> FactDraft:
+    attribute = item["kind"] if item["kind"] in _SPECIAL_BELONGINGS else "prized_possession"
+    forms = [item["name"]]
+    if " at " in item["name"]:
+        forms.append(item["name"].split(" at ", 1)[1])
+    forms += [short for full, short in banks.VEHICLES if full == item["name"]]
+    return FactDraft(name, attribute, item["name"], tuple(forms))
+
+
+def outcome_context(
+    profile: dict[str, Any], event: dict[str, Any], entity: dict[str, str], drafts: list[FactDraft]
+) -> dict[str, Any]:
+    """What the `outcome` prompt needs: who narrates, in which voice, what happened, which facts to state."""
+    ident, comm = profile["identity"], profile["personality"]["communication"]
+    return {
+        "persona": {
+            "name": ident["name"],
+            "age": ident["age"],
+            "occupation": ident["occupation"],
+            "city": ident["city"],
+            "mood": profile["current_status"]["mood"],
+        },
+        "style": {k: comm[k] for k in ("formality", "verbosity", "emoji", "vocabulary")},
+        "event": event,
+        "entity": entity,
+        "facts": [
+            {"subject": d.subject, "attribute": d.attribute, "value": d.value, "mention": d.mention}
+            for d in drafts
+        ],
+    }
+
+
+class _Simulation:
+    def __init__(self, config: BuildConfig, persona: Persona, gateway: Gateway, pack: DomainPack | None = None) -> None:
+        pack = pack or pack_for(config)
+        self.config, self.persona, self.gateway, self.pack = config, persona, gateway, pack
+        self.pid = persona.persona_id
+        self.state = WorldState(self.pid, persona.profile.model_dump(mode="json"))
+        self.standing = standing_world(self.rng(config.start_date, "standing-world"), self.state.profile)
+        self.plans: list[Plan] = []
+        self.pending: list[Plan] = []
+        self.events: list[Event] = []
+        self.snapshots: list[ProfileSnapshot] = []
+        self.last_done: dict[str, dt.date] = {}
+        self.narrations: list[CallSpec] = []
+        self.narrated: list[str] = []  # ids of the events whose `outcome` call is queued, in order
+        self.scheduled = sorted(pack.schedule(config, persona), key=lambda s: (s.date, s.kind))
+        self.pack_events: list[tuple[Event, PackOutcome]] = []
+        self.extras: dict[str, list[Any]] = {}
+
+    def rng(self, day: dt.date, purpose: str) -> random.Random:
+        return rng_for(self.config.seed, self.pid, "loop", day, purpose)
+
+    def live(self, day: dt.date) -> None:
+        ops_before = len(self.state.ops)
+        if day == self.config.start_date:
+            self.baseline(day)
+        self.make_plans(day)
+        for plan in sorted((p for p in self.pending if p.scheduled_for == day), key=lambda p: p.plan_id):
+            self.roll_out(plan, day)
+        for scheduled in [s for s in self.scheduled if s.date == day]:
+            self.roll_out_pack(scheduled, day)
+        index = (day - self.config.start_date).days
+        if index > 0 and index % self.config.prune_interval == 0:
+            self.state.prune(day)
+        if day == self.config.start_date or len(self.state.ops) > ops_before:
+            self.snapshots.append(
+                ProfileSnapshot(persona_id=self.pid, as_of=day, profile=self.state.snapshot())
+            )
+
+    def baseline(self, day: dt.date) -> None:
+        drafts = baseline_drafts(self.state.profile, self.persona.name)
+        drafts += self.pack.baseline_facts(self.config, self.persona)
+        event_id = f"{self.pid}-e0000"
+        info = {"kind": "baseline", "title": "baseline", "valence": "positive", "severity": 1}
+        self.record_event(day, event_id, None, info, False)
+        self.narrate(day, info, {}, drafts)
+        self.state.commit_facts(drafts, event_id, day)
+        rng = self.rng(day, "baseline-matters")
+        for text in self.state.profile["current_status"]["ongoing_matters"]:
+            until = day + dt.timedelta(days=rng.randint(20, 75))
+            self.state.matters.append(Matter(text, event_id, until))
+
+    def make_plans(self, day: dt.date) -> None:
+        rng, options = self.rng(day, "plan"), self.config.stages.loop
+        if rng.random() >= options.plan_probability:
+            return
+        for _ in range(rng.randint(1, options.max_plans_per_day)):
+            kind = self.pick_kind(rng, day)
+            if kind is None:
+                return
+            self.add_plan(rng, kind, day)
+
+    def pick_kind(self, rng: random.Random, day: dt.date) -> EventKind | None:
+        """A kind not already pending, rested, possible for the current profile and not forbidden today."""
+        pending, blocked = {p.kind for p in self.pending}, self.state.blocked_tags(day)
+        eligible = [
+            k
+            for k in KINDS.values()
+            if k.key not in pending
+            and self.rested(k, day)
+            and not k.tags & blocked
+            and k.requires(self.state.profile)
+        ]
+        return rng.choices(eligible, weights=[k.weight for k in eligible])[0] if eligible else None
+
+    def rested(self, kind: EventKind, day: dt.date) -> bool:
+        last = self.last_done.get(kind.key)
+        return last is None or (day - last).days >= kind.cooldown
+
+    def add_plan(self, rng: random.Random, kind: EventKind, day: dt.date) -> None:
+        """Schedule a plan on a day with room among existing commitments, unless a constraint forbids it."""
+        horizon = "long" if rng.random() < kind.long_share else "short"
+        first = 1 if day == self.config.start_date else 0
+        offset = rng.randint(7, 30) if horizon == "long" else rng.randint(first, 3)
+        entity = self.draw_entity(rng, kind)
+        keys = self.fact_keys(kind, entity)
+        when = self.free_day(day + dt.timedelta(days=offset), 3 if horizon == "short" else 30, day, keys)
+        if when is None or self.state.blocker(kind.tags_for(entity), when) is not None:
+            return
+        plan = Plan(
+            plan_id=f"{self.pid}-l{len(self.plans) + 1:04d}",
+            persona_id=self.pid,
+            created_on=day,
+            horizon=horizon,
+            scheduled_for=when,
+            title=kind.title_for(entity),
+            kind=kind.key,
+            entity=entity,
+        )
+        self.plans.append(plan)
+        self.pending.append(plan)
+
+    def free_day(self, wanted: dt.date, limit: int, today: dt.date,
+                 keys: frozenset[tuple[str, str]] = frozenset()) -> dt.date | None:
+        """`wanted`, or the next day within `limit` days of today with fewer commitments than the daily cap and
+        no pending plan that may state a fact on the same (subject, attribute) as `keys`.
+
+        Two rollouts that day writing one key would make the first fact superseded on the day it begins: an
+        empty validity interval (a call and a visit both bringing news of one friend, say)."""
+        cap = self.config.stages.loop.max_plans_per_day
+        busy = [p.scheduled_for for p in self.pending]
+
+        def clashes(day: dt.date) -> bool:
+            return any(p.scheduled_for == day and keys & self.fact_keys(KINDS[p.kind], p.entity)
+                       for p in self.pending)
+
+        day = wanted
+        while busy.count(day) >= cap or clashes(day):
+            day += dt.timedelta(days=1)
+        return day if (day - today).days <= limit else None
+
+    def fact_keys(self, kind: EventKind, entity: dict[str, str]) -> frozenset[tuple[str, str]]:
+        """Every (subject, attribute) a rollout of `kind` for `entity` may state, whichever its valence."""
+        name = self.persona.name
+        keys = set()
+        for outcome in (kind.positive, kind.negative):
+            keys |= {(name if s.subject == "persona" else entity[s.subject], s.attribute) for s in outcome.facts}
+            if outcome.constraint is not None:
+                keys.add((name, outcome.constraint.kind))
+        return frozenset(keys)
+
+    def draw_entity(self, rng: random.Random, kind: EventKind) -> dict[str, str]:
+        titles = {p.title for p in self.plans}
+        view = self.state.profile | {"_world": self.standing}
+        for _ in range(12):
+            entity = kind.draw(rng, view)
+            if kind.title_for(entity) not in titles:
+                break
+        return entity
+
+    def roll_out(self, plan: Plan, day: dt.date) -> None:
+        self.pending.remove(plan)
+        blocker = self.state.blocker(KINDS[plan.kind].tags_for(plan.entity), day)
+        if blocker is not None or not self.still_possible(plan):
+            cause = blocker.constraint_id if blocker else "profile"
+            self.plans[self.plans.index(plan)] = plan.model_copy(update={"blocked_by": cause})
+            return
+        rng = self.rng(day, f"rollout:{plan.plan_id}")
+        valence = "positive" if rng.random() < self.config.rollout_p else "negative"
+        outcome = KINDS[plan.kind].outcome(valence)
+        severity = min(5, rng.randint(1, 3) + (2 if outcome.critical else 0))
+        event_id = f"{self.pid}-e{len(self.events):04d}"
+        number = len(self.state.constraints) + 1
+        constraint = constraint_of(outcome, plan.entity, self.pid, number, event_id, day, rng)
+        drafts = fact_drafts(outcome, plan.entity, self.persona.name)
+        if constraint is not None:
+            drafts.append(constraint_draft(constraint, self.persona.name, outcome.constraint.short))
+        info = {"kind": plan.kind, "title": plan.title, "valence": valence, "severity": severity}
+        self.record_event(day, event_id, plan.plan_id, info, outcome.critical)
+        self.narrate(day, info, plan.entity, drafts)
+        self.evolve_facts(drafts, outcome, plan.entity, event_id, day)
+        self.evolve_state(rng, day, event_id, outcome, plan.entity, valence)
+        if constraint is not None:
+            self.state.add_constraint(constraint)
+        self.last_done[plan.kind] = day
+
+    def roll_out_pack(self, scheduled: ScheduledEvent, day: dt.date) -> None:
+        """Roll out one of the pack's events: record it, commit its facts, set its state, keep its rows."""
+        event_id = f"{self.pid}-e{len(self.events):04d}"
+        outcome = self.pack.roll_out(self.config, self.persona, self.state, scheduled, event_id, list(self.events))
+        info = {"kind": scheduled.kind, "valence": outcome.valence, "severity": outcome.severity}
+        self.record_event(day, event_id, None, info, outcome.critical)
+        self.state.commit_facts(outcome.drafts, event_id, day)
+        for path, value in outcome.state.items():
+            self.state.set_path(path, value, day, event_id, "state")
+        for table, rows in outcome.rows.items():
+            self.extras.setdefault(table, []).extend(rows)
+        self.pack_events.append((self.events[-1], outcome))
+
+    def still_possible(self, plan: Plan) -> bool:
+        """False when the profile changed so the plan no longer makes sense (its person is gone, say)."""
+        names = {r["name"] for r in self.state.profile["relationships"]}
+        people = [plan.entity[k] for k in _PEOPLE_FIELDS if k in plan.entity]
+        return KINDS[plan.kind].requires(self.state.profile) and all(p in names for p in people)
+
+    def evolve_facts(self, drafts: list[FactDraft], outcome: Outcome, entity: dict[str, str], event_id: str,
+                     day: dt.date) -> None:
+        """Factual phase: commit the facts (and their profile paths), then remove what the outcome ends."""
+        self.state.commit_facts(drafts, event_id, day)
+        for path in outcome.removes:
+            self.state.remove_path(path.format(**entity), day, event_id, "factual")
+
+    def evolve_state(
+        self,
+        rng: random.Random,
+        day: dt.date,
+        event_id: str,
+        outcome: Outcome,
+        entity: dict[str, str],
+        valence: str,
+    ) -> None:
+        """State phase: mood, health, hobbies, lifestyle and ongoing matters."""
+        moods = banks.MOODS_GOOD if valence == "positive" else banks.MOODS_BAD
+        current = self.state.profile["current_status"]["mood"]
+        mood = rng.choice([m for m in moods if m != current])
+        self.state.set_path("current_status.mood", mood, day, event_id, "state")
+        matter = outcome.matter
+        health = outcome.health or (matter.health if matter else None)
+        if health:
+            self.state.set_path("current_status.health", health.format(**entity), day, event_id, "state")
+        if outcome.hobby:
+            self.state.add_to_list(HOBBIES_PATH, outcome.hobby.format(**entity), day, event_id, "state")
+        if outcome.lifestyle:
+            self.state.set_path("traits.lifestyle", outcome.lifestyle, day, event_id, "state")
+        if matter:
+            until = day + dt.timedelta(days=rng.randint(*matter.days))
+            after = matter.health_after.format(**entity) if matter.health_after else None
+            clears = matter.clears.format(**entity) if matter.clears else None
+            self.state.add_matter(Matter(matter.text.format(**entity), event_id, until, after, clears), day)
+
+    def narrate(self, day: dt.date, info: dict[str, Any], entity: dict[str, str], drafts: list[FactDraft]) -> None:
+        """Queue the event's `outcome` call with its context as of now; the narrative is attached later."""
+        event = info | {"date": day.isoformat(), "weekday": day.strftime("%A")}
+        context = copy.deepcopy(outcome_context(self.state.profile, event, entity, drafts))
+        self.narrations.append(CallSpec("outcome", context, EventNarration, "loop", self.pid))
+        self.narrated.append(self.events[-1].event_id)
+
+    def narrate_all(self) -> None:
+        """Narrate every event at once (concurrently on live providers) and attach the narratives; the
+        pack then words its own events and updates its rows."""
+        results = self.gateway.generate_many(self.narrations)
+        texts = {event_id: r.narrative for event_id, r in zip(self.narrated, results, strict=True)}
+        if self.pack_events:
+            narratives, rows = self.pack.narrate(self.config, self.persona, self.gateway, self.pack_events)
+            texts |= {event.event_id: text for (event, _), text in zip(self.pack_events, narratives, strict=True)}
+            self.extras |= rows
+        self.events = [event.model_copy(update={"narrative": texts[event.event_id]}) for event in self.events]
+        self.narrations, self.narrated, self.pack_events = [], [], []
+
+    def record_event(
+        self,
+        day: dt.date,
+        event_id: str,
+        plan_id: str | None,
+        info: dict[str, Any],
+        critical: bool,
+    ) -> None:
+        """Record the event; its narrative is attached by `narrate_all`."""
+        self.events.append(
+            Event(
+                event_id=event_id,
+                persona_id=self.pid,
+                date=day,
+                plan_id=plan_id,
+                kind=info["kind"],
+                valence=info["valence"],
+                severity=info["severity"],
+                critical=critical,
+                narrative="",
+            )
+        )
+
+    def world(self) -> World:
+        profile = self.persona.profile.model_dump(mode="json")
+        entities = collect_entities(self.pid, profile, self.standing, self.plans, self.config.start_date)
+        return World(
+            plans=self.plans,
+            events=self.events,
+            facts=self.state.facts,
+            profile_ops=self.state.ops,
+            profile_snapshots=self.snapshots,
+            constraints=self.state.constraints,
+            entities=entities,
+            extras=self.extras,
+        )
