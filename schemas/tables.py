@@ -165,3 +165,21 @@ def from_records(model: type[BaseModel], records: list[dict[str, Any]]) -> list[
                 rec[c] = json.loads(rec[c])
         out.append(model.model_validate({k: v for k, v in rec.items() if v is not None}))
     return out
+
+
+DUCK_TYPES = {
+    pa.string(): "VARCHAR",
+    pa.int64(): "BIGINT",
+    pa.float64(): "DOUBLE",
+    pa.bool_(): "BOOLEAN",
+    pa.date32(): "DATE",
+    pa.timestamp("us", tz="UTC"): "TIMESTAMPTZ",
+    pa.list_(pa.string()): "VARCHAR[]",
+}
+"""The one Arrow-to-DuckDB type map of the table contract."""
+
+
+def empty_relation(table: str) -> str:
+    """SQL for no rows of `table`, with the contract's columns and DuckDB types."""
+    cols = ", ".join(f"cast(null as {DUCK_TYPES[f.type]}) as {f.name}" for f in TABLES[table].arrow_schema)
+    return f"select {cols} where false"

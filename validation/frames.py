@@ -10,19 +10,8 @@ from __future__ import annotations
 
 import duckdb
 import pandas as pd
-import pyarrow as pa
 
-from schemas.tables import CORPUS_TABLES, TABLES
-
-_DUCK_TYPES = {
-    pa.string(): "VARCHAR",
-    pa.int64(): "BIGINT",
-    pa.float64(): "DOUBLE",
-    pa.bool_(): "BOOLEAN",
-    pa.date32(): "DATE",
-    pa.timestamp("us", tz="UTC"): "TIMESTAMPTZ",
-    pa.list_(pa.string()): "VARCHAR[]",
-}
+from schemas.tables import CORPUS_TABLES, TABLES, empty_relation
 
 
 def is_visible(con: duckdb.DuckDBPyConnection, table: str) -> bool:
@@ -43,10 +32,7 @@ def _source(con: duckdb.DuckDBPyConnection, table: str) -> str:
     """SQL naming `table`, or a typed empty relation with its contract columns when it is not visible."""
     if is_visible(con, table):
         return table
-    cols = ", ".join(
-        f"cast(null as {_DUCK_TYPES.get(f.type, 'VARCHAR')}) as {f.name}" for f in TABLES[table].arrow_schema
-    )
-    return f"(select {cols} where false)"
+    return f"({empty_relation(table)})"
 
 
 def _query(con: duckdb.DuckDBPyConnection, sql: str, run_id: str, *tables: str,

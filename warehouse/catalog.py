@@ -15,22 +15,12 @@ import tempfile
 from pathlib import Path
 
 import duckdb
-import pyarrow as pa
 
-from schemas.tables import TABLES
+from schemas.tables import TABLES, empty_relation
 from warehouse.paths import Layout
 
 STORAGE_VERSION = "v1.0.0"
 
-_DUCK_TYPES = {
-    pa.string(): "VARCHAR",
-    pa.int64(): "BIGINT",
-    pa.float64(): "DOUBLE",
-    pa.bool_(): "BOOLEAN",
-    pa.date32(): "DATE",
-    pa.timestamp("us", tz="UTC"): "TIMESTAMPTZ",
-    pa.list_(pa.string()): "VARCHAR[]",
-}
 
 LATEST_RUN = (
     "(select run_id from main.runs where status = 'succeeded' order by finished_at desc, run_id desc limit 1)"
@@ -62,12 +52,6 @@ def table_source(layout: Layout, table: str, run_id: str | None = None) -> str:
     if glob.glob(where, recursive=True):
         return f"select * from read_parquet({_quote(where)}, union_by_name = true)"
     return empty_relation(table)
-
-
-def empty_relation(table: str) -> str:
-    """SQL for no rows of `table`, with the contract's columns and types."""
-    cols = ", ".join(f"cast(null as {_DUCK_TYPES[f.type]}) as {f.name}" for f in TABLES[table].arrow_schema)
-    return f"select {cols} where false"
 
 
 def create_views(con: duckdb.DuckDBPyConnection, layout: Layout, run_id: str | None = None) -> None:

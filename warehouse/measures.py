@@ -18,11 +18,10 @@ from pydantic import BaseModel
 from schemas.corpus import Bullet, Chunk, Document, Turn
 from schemas.metrics import MeasureRow
 from schemas.qa import Evidence, Question
-from schemas.tables import TABLES, from_records
+from schemas.tables import TABLES, empty_relation, from_records
 from schemas.world import Event, Fact, Plan, WorldEntity
 from tasks.metrics.corpus import PersonaCorpus
 from warehouse.catalog import _quote as quote
-from warehouse.catalog import empty_relation
 
 _LISTS = {"turns": Turn, "documents": Document, "chunks": Chunk, "bullets": Bullet, "events": Event, "plans": Plan,
           "facts": Fact, "entities": WorldEntity, "questions": Question, "evidence": Evidence}

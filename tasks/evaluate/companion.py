@@ -41,7 +41,6 @@ told that value as evidence and no temporality, so its temporality is not scored
 from __future__ import annotations
 
 import bisect
-import json
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -52,6 +51,7 @@ import numpy as np
 from schemas.companion import TEMPORALITIES, ChatProbe, ProfileClaim
 from schemas.corpus import Turn
 from schemas.world import Fact
+from tasks.common.jsonl import JSONLError, iter_jsonl
 from tasks.evaluate import metrics
 from tasks.evaluate.text import normalize
 
@@ -290,16 +290,13 @@ def parse_predictions(lines: Iterable[str], source: str = "predictions") -> list
     """Prediction rows from JSONL text: objects with string persona_id, subject, attribute and value, optionally
     temporality and evidence_turn_ids; ValueError naming the line and the problem otherwise. Blank lines skipped."""
     out = []
-    for n, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{source} line {n}: not JSON ({exc.msg})") from None
-        if not isinstance(row, dict):
-            raise ValueError(f"{source} line {n}: expected an object with {', '.join(PREDICTION_KEYS)}")
-        out.append(_prediction(row, f"{source} line {n}"))
+    try:
+        for n, row in iter_jsonl(lines):
+            if not isinstance(row, dict):
+                raise ValueError(f"{source} line {n}: expected an object with {', '.join(PREDICTION_KEYS)}")
+            out.append(_prediction(row, f"{source} line {n}"))
+    except JSONLError as exc:
+        raise ValueError(f"{source} line {exc.lineno}: not JSON ({exc.msg})") from None
     return out
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 import csv
 import functools
 import io
-import json
 import re
 import threading
 from collections.abc import Iterator
@@ -26,6 +25,7 @@ from typing import Any
 
 from schemas.config import BuildConfig, ConfigError
 from schemas.profile import Persona, Profile
+from tasks.common.jsonl import JSONLError, iter_jsonl
 from tasks.common.rng import rng_for
 from tasks.domains import PersonaSeed, pack_for
 from tasks.llm.gateway import Gateway
@@ -37,7 +37,7 @@ SEED_KEYS = ("seed", "description")
 def bundled_seed_rows() -> list[dict[str, Any]]:
     """The bundled seeds (tasks/data/seeds.jsonl): `seed` plus the age, country and occupation it states."""
     text = resources.files("tasks").joinpath("data", "seeds.jsonl").read_text(encoding="utf-8")
-    return [json.loads(line) for line in text.splitlines() if line.strip()]
+    return [row for _, row in iter_jsonl(text)]
 
 
 BUNDLED_SEEDS: tuple[str, ...] = tuple(row["seed"] for row in bundled_seed_rows())
@@ -151,14 +151,11 @@ def _read_seeds(path: str, mtime_ns: int, size: int) -> tuple[str, ...]:
 
 
 def _parse_jsonl(text: str, name: str) -> Iterator[str]:
-    for lineno, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise SeedFileError(f"seed file {name!r}, line {lineno}: invalid JSON ({exc.msg})") from None
-        yield _seed_of(row, name, lineno)
+    try:
+        for lineno, row in iter_jsonl(text):
+            yield _seed_of(row, name, lineno)
+    except JSONLError as exc:
+        raise SeedFileError(f"seed file {name!r}, line {exc.lineno}: invalid JSON ({exc.msg})") from None
 
 
 def _parse_csv(text: str, name: str) -> Iterator[str]:

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import json
 from importlib import resources
 
 from pydantic import ValidationError
 
 from schemas.finance import CatalogEvent
+from tasks.common.jsonl import JSONLError, iter_jsonl
 
 DATA_PACKAGE = "tasks.domains.finance"
 MARKET_FILE = "events.jsonl"
@@ -35,25 +35,22 @@ class CatalogError(ValueError):
 def parse_rows(text: str, name: str) -> list[CatalogEvent]:
     """Parse JSON-lines text into catalog events; raise CatalogError naming `name`, the line and the field."""
     rows: list[CatalogEvent] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise CatalogError(f"{name} line {number}: not valid JSON ({exc.msg})") from None
-        if not isinstance(data, dict):
-            raise CatalogError(f"{name} line {number}: expected a JSON object")
-        try:
-            row = CatalogEvent.model_validate(data)
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            field = ".".join(str(part) for part in err["loc"]) or "row"
-            raise CatalogError(f"{name} line {number}: field {field!r}: {err['msg']}") from None
-        problem = _row_problem(row)
-        if problem:
-            raise CatalogError(f"{name} line {number}: field {problem[0]!r}: {problem[1]}")
-        rows.append(row)
+    try:
+        for number, data in iter_jsonl(text):
+            if not isinstance(data, dict):
+                raise CatalogError(f"{name} line {number}: expected a JSON object")
+            try:
+                row = CatalogEvent.model_validate(data)
+            except ValidationError as exc:
+                err = exc.errors()[0]
+                field = ".".join(str(part) for part in err["loc"]) or "row"
+                raise CatalogError(f"{name} line {number}: field {field!r}: {err['msg']}") from None
+            problem = _row_problem(row)
+            if problem:
+                raise CatalogError(f"{name} line {number}: field {problem[0]!r}: {problem[1]}")
+            rows.append(row)
+    except JSONLError as exc:
+        raise CatalogError(f"{name} line {exc.lineno}: not valid JSON ({exc.msg})") from None
     return rows
 
 
