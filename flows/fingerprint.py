@@ -246,7 +246,7 @@ def corpus_fingerprint(config: BuildConfig, land_keys: dict[str, str]) -> str:
     # the measures' closure: tasks/metrics/* and what it reads
     parts = {"version": STATS_VERSION, "landings": sorted(land_keys.items()), "config": config.config_hash(),
              "pack": pack_digest(config), "release": hashlib.sha256(release.read_bytes()).hexdigest(),
-             "code": [code_digest(m) for m in ("tasks.companion.memory_need", "tasks.sources.chunking",
+             "code": [code_digest(m) for m in ("tasks.common.memory_need", "tasks.sources.chunking",
                                                "tasks.companion.context", "tasks.metrics")],
              "measures": hashlib.sha256((release.parent / "measures.py").read_bytes()).hexdigest()}
     return f"corpus-{_digest(parts)[:40]}"

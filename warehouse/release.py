@@ -173,7 +173,7 @@ def natural_memory_rates(con: duckdb.DuckDBPyConnection, run_id: str, window: in
     persona at a time (only one persona's turns and facts are ever in memory)."""
     from zoneinfo import ZoneInfo
 
-    from tasks.companion.memory_need import needs
+    from tasks.common.memory_need import needs
 
     zones = {p: ZoneInfo(json.loads(prof)["identity"]["timezone"]) for p, prof in con.execute(
         "select persona_id, profile from personas where run_id = ?", [run_id]).fetchall()}

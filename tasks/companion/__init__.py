@@ -2,13 +2,13 @@
 reconstruction with cited claims. Everything below is computable from the tables (turns, sessions, facts), so
 the gates (validation/companion.py) recompute it.
 
-Chat track (tasks/companion/memory_need.py for the need rule; context.py, tiers.py, probes.py, replies.py)
+Chat track (tasks/common/memory_need.py for the need rule; context.py, tiers.py, probes.py, replies.py)
 - Probe: a user turn, verbatim (text and timestamp equal the turn's). Turns are ordered by (timestamp, id).
   With dialogue.memory_rate set some of those turns belong to callback topics the dialogue added to reach the
   rate: they are generated like every other turn, but flagged (Turn.callback_of) so they can be filtered out.
 - Recent window: the `window` turns just before the probe in its session (companion.window, else
   dialogue.context_window). Everything earlier is episodes.
-- Required context (tasks/companion/memory_need.py, a mechanical rule, not a judgement of what a reply needs): the facts
+- Required context (tasks/common/memory_need.py, a mechanical rule, not a judgement of what a reply needs): the facts
   the turn refers to (fact_ids, paraphrase_ids) and the fact a stated value replaces when the turn's time_refs
   call back the event that set it (only that fact, not the event's others), each when an earlier user turn
   referred to it; plus, for each, its latest value by the probe's date when that value differs and the user told
@@ -54,8 +54,8 @@ from schemas.config import BuildConfig
 from schemas.corpus import Corpus
 from schemas.profile import Persona
 from schemas.world import World
+from tasks.common.memory_need import Need, natural_rate, needs, window_of
 from tasks.common.timeutil import local_date
-from tasks.companion.memory_need import Need, natural_rate, needs, window_of
 from tasks.companion.probes import build_probes
 from tasks.companion.reconstruction import reconstruct
 from tasks.llm.gateway import Gateway

@@ -1,4 +1,4 @@
-"""What context each user turn needs: the rule lives in tasks/companion/memory_need.py (shared with the dialogue's
+"""What context each user turn needs: the rule lives in tasks/common/memory_need.py (shared with the dialogue's
 memory_rate steering); here the probe-side labels built on it: category and distance."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import datetime as dt
 from collections.abc import Sequence
 
 from schemas.world import Fact
-from tasks.companion.memory_need import Need, needs, refers, told_changes, window_of
+from tasks.common.memory_need import Need, needs, refers, told_changes, window_of
 
 __all__ = ["Need", "category_of", "distance_days", "is_profile_fact", "needs", "window_of"]
 

@@ -10,10 +10,10 @@ from schemas.config import BuildConfig
 from schemas.corpus import Turn
 from schemas.profile import Persona
 from schemas.world import Fact
+from tasks.common.memory_need import refers
 from tasks.common.rng import rng_for
 from tasks.common.timeutil import local_date
 from tasks.companion.context import Need, category_of, distance_days
-from tasks.companion.memory_need import refers
 from tasks.companion.replies import FACT_FREE_REPLY, PROMPT, leaked, reply_context, template_reply
 from tasks.companion.tiers import distance_tier, stale, tier_of
 from tasks.llm.gateway import CallSpec, Gateway

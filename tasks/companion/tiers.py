@@ -7,7 +7,7 @@ import datetime as dt
 from collections.abc import Collection, Sequence
 
 from schemas.world import Fact
-from tasks.companion.memory_need import told_changes
+from tasks.common.memory_need import told_changes
 
 FAR_DAYS = 30
 """An episode farther back than this makes a probe hard."""

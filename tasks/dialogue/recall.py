@@ -1,5 +1,5 @@
 """dialogue.memory_rate: steer the share of user turns that need memory from outside their recent window
-(the rule of tasks/companion/memory_need.py, with the chat probes' window: companion.window, else
+(the rule of tasks/common/memory_need.py, with the chat probes' window: companion.window, else
 dialogue.context_window). None leaves the dialogue exactly as the topics produce it.
 
 Two deterministic levers, both planned as topics BEFORE the dialogue is written, so every turn is worded by the
@@ -30,9 +30,9 @@ from schemas.corpus import Turn
 from schemas.profile import Persona
 from schemas.world import Fact, World
 from tasks.common.facttext import attribute_phrase, holder
+from tasks.common.memory_need import latest_of, needs, predecessors, same_value, window_of
 from tasks.common.rng import rng_for
 from tasks.common.timeutil import human_date, local_date
-from tasks.companion.memory_need import latest_of, needs, predecessors, same_value, window_of
 
 STAGE = "dialogue"
 THIN_SHARE = 0.9

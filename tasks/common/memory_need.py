@@ -1,6 +1,6 @@
 """What context a user turn needs from earlier turns: the rule the chat probes label with (tasks/companion/) and
-the dialogue's memory_rate steering measures with (tasks/dialogue/recall.py). It lives outside tasks/companion/
-so the dialogue stage's cache key does not cover the companion stage's code.
+the dialogue's memory_rate steering measures with (tasks/dialogue/recall.py). It lives in tasks/common/, not
+tasks/companion/, so the dialogue stage's cache key does not cover the companion stage's code.
 
 - Turns are in conversation order (timestamp, then id). A turn refers to a fact when the fact id is in its
   fact_ids (said by a surface form) or paraphrase_ids (referred to without its value).
