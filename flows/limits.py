@@ -12,8 +12,11 @@ Estimates, refused past the config's `[limits]` (schemas/config.py `Limits`):
 The estimate is fitted to builds measured on the reference machine (2 cores, Python 3.11, offline narrator):
 tiny (2 personas x 21 days) 21 s and 577 MB peak RSS; 20 x 21 days 45 s, 765 MB; 40 x 21 days 67 s, 876 MB;
 365-day personas 16.4 s each, 10 / 20 / 40 of them 990 / 1,123 / 1,462 MB (bench/results.md, "scale slope"); a
-rhelm build makes 17.6 model calls per persona-day (demo 13.9). It is meant to be right within a factor of two,
-which is what a refusal needs: a 100,000-persona build is not a few minutes off.
+rhelm build makes 17.6 model calls per persona-day (demo 13.9). On the four presets the estimate is within 16% of
+the measured time and peak memory (`/usr/bin/time lifeloom build --preset P`: tiny 21 s / 657 MB estimated against
+23.6 s / 653 MB, demo 28 s / 684 MB against 29.6 s / 696 MB, rhelm 183 s / 987 MB against 189 s / 1,129 MB,
+finperma 135 s / 923 MB against 117 s / 1,042 MB) and within a factor of two of the calls (tiny 756 against 394,
+rhelm 65,700 against 64,068): more than a refusal needs, since a 100,000-persona build is not a few minutes off.
 """
 
 from __future__ import annotations
@@ -30,6 +33,10 @@ ACTIVE_DAY_MB = 0.13
 """Memory of a branch in flight, per simulated day (runner.max_active_personas branches are)."""
 PERSONA_MB, PERSONA_DAY_MB = 5.0, 0.0294
 """Memory that grows with the corpus (the gates and measures read whole tables)."""
+DAY_WEIGHT = {"general": 1.0, "finance": 0.16}
+"""Work of a simulated day relative to the general pack's: the finance pack's multi-year days are sparse (finperma,
+8 personas x 2,008 days, measured 117 s, 1.04 GB and 47,995 calls, against 734 s, 2.2 GB and 289,152 calls
+estimated at weight 1)."""
 CALLS_PER_PERSONA_DAY = 18.0
 CALL_LATENCY_S = 1.5
 """Assumed seconds per call of a real provider (the limiter runs `max_concurrency` at once)."""
@@ -59,7 +66,7 @@ class Estimate:
 
 def estimate(config: BuildConfig, personas: int) -> Estimate:
     """Time, peak memory and model calls of building `personas` personas with `config` on one machine."""
-    days = config.days
+    days = config.days * DAY_WEIGHT.get(config.domain, 1.0)
     calls = int(CALLS_PER_PERSONA_DAY * personas * days)
     providers = [config.provider, *config.stages.providers.values()]
     paid = [p for p in providers if p.name != "offline"]
@@ -69,7 +76,7 @@ def estimate(config: BuildConfig, personas: int) -> Estimate:
         seconds += paid_calls * CALL_LATENCY_S / min(p.max_concurrency for p in paid)
     active = min(personas, config.runner.max_active_personas)
     peak = BASE_MB + ACTIVE_DAY_MB * active * days + personas * (PERSONA_MB + PERSONA_DAY_MB * days)
-    return Estimate(personas, days, seconds, peak, calls, paid_calls)
+    return Estimate(personas, config.days, seconds, peak, calls, paid_calls)
 
 
 def machine_memory_gb() -> float | None:
