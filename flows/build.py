@@ -19,6 +19,8 @@ from pydantic import BaseModel
 from flows import progress
 from flows.fingerprint import corpus_fingerprint, gate_fingerprint, land_fingerprint, stage_fingerprint
 from flows.limits import check_limits
+from flows.pipeline import PIPELINE, STAGE_ORDER, stage_rows
+from flows.pipeline import STAGES as PIPELINE_STAGES
 from flows.stages import STAGE_TASKS, Ctx, Staged, stage_tasks
 from schemas.audit import GateResult
 from schemas.config import BuildConfig
@@ -43,8 +45,8 @@ from warehouse.paths import Layout, prepare_home
 from warehouse.provenance import code_version, package_versions
 from warehouse.runs import new_run_id, record_run
 
-STAGES = ("profile", "simulate", "sources", "dialogue", "questions", "review", "verify", "companion", "land")
-"""The per-persona steps, in order (progress displays count these)."""
+STAGES = STAGE_ORDER
+"""The per-persona steps, in order (progress displays count these; flows/pipeline.py declares them)."""
 
 
 class GateFailed(RuntimeError):
@@ -52,19 +54,18 @@ class GateFailed(RuntimeError):
 
 
 @task(name="land", task_run_name="land {persona_id}", cache_policy=NO_CACHE, persist_result=False)
-def land_persona(ctx: Ctx, persona_id: str, persona: Staged, world: Staged, docs: Staged, talk: Staged,
-                 drafted: Staged, qset: Staged, findings: Staged, chat: Staged | None = None,
-                 seed_text: str | None = None) -> Landed:
+def land_persona(ctx: Ctx, persona_id: str, staged: dict[str, Staged], seed_text: str | None = None) -> Landed:
     """Write each of one persona's tables as its own Parquet partition under the current run; returns row
     counts and the landing's key. Never cached: a stage result reused from the cache lands again here, its
     ledger rows marked `cached` (the run's ledger lists every call its content rests on; `cached` says this
     run paid none). When every stage came from the cache and an earlier run landed the same key, its
-    partitions are copied instead (warehouse/landing.py): no stage value is unpickled or re-serialized."""
-    staged = dict(zip(STAGES, (persona, world, docs, talk, drafted, qset, findings), strict=False))
-    if chat is not None:  # the companion tracks (tasks/companion/)
-        staged["companion"] = chat
+    partitions are copied instead (warehouse/landing.py): no stage value is unpickled or re-serialized. `staged` maps
+    each stage's name to its result; each lands the rows of its declared tables (flows/pipeline.py)."""
+    unknown = sorted(set(staged) - set(PIPELINE_STAGES))
+    if unknown:
+        raise ValueError(f"land: no such stage {', '.join(unknown)}")
     key = land_fingerprint(persona_id, {stage: s.land_digest for stage, s in staged.items()})
-    if seed_text is not None and chat is not None:  # lets a later run skip the unchanged branch whole
+    if seed_text is not None and set(staged) == set(PIPELINE_STAGES):  # a later run may skip the branch whole
         digests = {stage: s.digest for stage, s in staged.items() if stage in STAGE_INPUTS}
         landing.record_branch(ctx.layout, stage_keys(ctx, persona_id, seed_text, digests), digests, key)
     if all(s.origin_run != ctx.run_id for s in staged.values()):
@@ -72,31 +73,12 @@ def land_persona(ctx: Ctx, persona_id: str, persona: Staged, world: Staged, docs
         if earlier is not None:
             get_run_logger().info("land %s: unchanged, copying run %s's partitions", persona_id, earlier["run_id"])
             return Landed(landing.copy_landing(ctx.layout, earlier, ctx.run_id), key)
-    w, d, t, q = world.value, docs.value, talk.value, qset.value
-    tables = {
-        "personas": [persona.value],
-        "profile_snapshots": w.profile_snapshots,
-        "profile_ops": w.profile_ops,
-        "plans": w.plans,
-        "events": w.events,
-        "facts": w.facts,
-        "constraints": w.constraints,
-        "entities": w.entities,
-        "documents": d.documents,
-        "chunks": d.chunks,
-        "bullets": t.bullets,
-        "sessions": t.sessions,
-        "turns": t.turns,
-        "questions": q.questions,
-        "question_evidence": q.evidence,
-        "verifier_findings": findings.value,
-    }
-    if chat is not None:
-        tables.update(chat_probes=chat.value.probes, profile_claims=chat.value.claims,
-                      persona_portraits=chat.value.portrait)
+    tables: dict[str, list] = {}
+    for stage, result in staged.items():
+        tables.update(stage_rows(PIPELINE_STAGES[stage], result.value))
     for staged_rows in (s.rows for s in staged.values()):
         tables.update(staged_rows)
-    tables.update(pack_rows(w.extras))  # the domain pack's own tables (finance: impact_constraints)
+    tables.update(pack_rows(staged["simulate"].value.extras))  # the domain pack's own tables (finance)
     for table in CORPUS_TABLES:  # every per-persona table lands for every run, empty when it has no rows
         if table != "llm_calls":
             tables.setdefault(table, [])
@@ -147,16 +129,7 @@ def first_per_key(rows: list) -> list:
     return out
 
 
-STAGE_INPUTS = {
-    "profile": (),
-    "simulate": ("profile",),
-    "sources": ("profile", "simulate"),
-    "dialogue": ("profile", "simulate", "sources"),
-    "questions": ("profile", "simulate", "sources", "dialogue"),
-    "review": ("profile", "simulate", "sources", "dialogue", "questions"),
-    "verify": ("profile", "simulate", "sources", "dialogue", "review"),
-    "companion": ("profile", "simulate", "sources", "dialogue"),  # beside questions
-}
+STAGE_INPUTS = {stage.name: stage.inputs for stage in PIPELINE}
 """Each stage task's Staged inputs, in the order of its parameters (the order of its cache key's digests)."""
 
 
@@ -175,10 +148,7 @@ def submit_persona(ctx: Ctx, persona_id: str, seed_text: str, tasks: dict | None
         first = (seed_text,) if stage == "profile" else ()
         futures[stage] = _tracked(t[stage].submit(ctx, persona_id, *first, *(futures[i] for i in inputs)),
                                   stage, persona_id)
-    f = futures
-    landing = _tracked(land_persona.submit(ctx, persona_id, f["profile"], f["simulate"], f["sources"], f["dialogue"],
-                                           f["questions"], f["review"], f["verify"], f["companion"],
-                                           seed_text=seed_text), "land", persona_id)
+    landing = _tracked(land_persona.submit(ctx, persona_id, futures, seed_text=seed_text), "land", persona_id)
     landing.stage_futures = futures  # so a failed stage's own error, not "the landing never ran", is raised
     return landing
 

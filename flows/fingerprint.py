@@ -25,50 +25,27 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from flows.pipeline import ALL_OPTIONS, EVAL_PROMPTS, PIPELINE
 from schemas.config import BuildConfig
 from tasks.llm import prompts
 
 PROJECT_PACKAGES = ("tasks", "schemas", "validation")
 """Only these packages' modules count in a code closure (flows/ and warehouse/ do no stage or gate work)."""
 
-STAGE_MODULES = {
-    "profile": "tasks.world.profile",
-    "simulate": "tasks.world.loop",
-    "sources": "tasks.sources.stage",
-    "dialogue": "tasks.dialogue.stage",
-    "questions": "tasks.questions.stage",
-    "review": "tasks.questions.review",
-    "verify": "tasks.verify",
-    "companion": "tasks.companion",
-}
+STAGE_MODULES = {s.name: s.module for s in PIPELINE}
+"""Each stage's module (flows/pipeline.py declares them)."""
 
-STAGE_VERSIONS = {stage: 1 for stage in STAGE_MODULES}
-"""Bump a stage's number to invalidate its cached results when the code hash cannot see the change."""
+STAGE_VERSIONS = {s.name: s.version for s in PIPELINE}
+"""Bump a stage's number (in flows/pipeline.py) to invalidate its cached results when the code hash cannot see
+the change; tests raise it here."""
 
-STAGE_GATEWAYS = {"profile": "profile", "simulate": "loop", "sources": "sources", "dialogue": "dialogue",
-                  "questions": "questions", "companion": "companion"}
+STAGE_GATEWAYS = {s.name: s.gateway for s in PIPELINE if s.gateway}
 """The gateway (provider) name each model-calling stage uses; other stages make no model calls."""
 
-STAGE_PROMPTS = {
-    "profile": ("profile",),
-    "simulate": ("outcome", "impact_reaction"),
-    "sources": ("email", "email_notice", "journal", "report_questions", "report"),
-    "dialogue": ("user_turn_initial", "user_turn_followup", "user_turn_filler", "user_turn_callback", "assistant_turn",
-                 "fact_check"),
-    "questions": ("rephrase_question",),
-    "companion": ("companion_reply",),
-    "evaluate": ("reader_answer", "judge_answer"),
-}
+STAGE_PROMPTS = {**{s.name: s.prompts for s in PIPELINE if s.prompts}, "evaluate": EVAL_PROMPTS}
 """Prompt templates each stage renders; tests check every template in prompts/ belongs to a stage."""
 
-_STAGE_OPTIONS = {
-    "profile": (),
-    "simulate": ("loop",),
-    "sources": ("loop", "sources"),
-    "dialogue": ("loop", "sources", "dialogue"),
-    "companion": ("loop", "sources", "dialogue", "companion"),
-}
-_ALL_OPTIONS = ("loop", "sources", "dialogue", "questions")
+_STAGE_OPTIONS = {s.name: s.options for s in PIPELINE}
 _WORLD_FIELDS = ("seed", "personas", "domain", "pack", "start_date", "days", "rollout_p", "prune_interval")
 _GENERATION_FIELDS = ("name", "model", "base_url", "temperature", "max_output_tokens")
 
@@ -81,7 +58,7 @@ def config_subset(config: BuildConfig, stage: str) -> dict[str, Any]:
     """The part of the config that can change `stage`'s output."""
     dumped = config.model_dump(mode="json")
     subset = {k: dumped[k] for k in _WORLD_FIELDS}
-    subset["options"] = {o: dumped["stages"][o] for o in _STAGE_OPTIONS.get(stage, _ALL_OPTIONS)}
+    subset["options"] = {o: dumped["stages"][o] for o in _STAGE_OPTIONS.get(stage, ALL_OPTIONS)}
     if config.seed_file is not None:
         subset["seed_file"] = hashlib.sha256(config.seed_file.read_bytes()).hexdigest()
     if stage in STAGE_GATEWAYS:

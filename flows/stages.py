@@ -21,6 +21,7 @@ import pydantic_core
 from prefect import Task, get_run_logger, task
 
 from flows.fingerprint import stage_fingerprint
+from flows.pipeline import STAGES
 from schemas.config import BuildConfig
 from schemas.corpus import Corpus
 from tasks import companion, verify
@@ -172,7 +173,9 @@ def heartbeat(stage: str, persona_id: str, gateway: Gateway | None = None):
         logger.info("%s %s done in %.1f s", stage, persona_id, time.monotonic() - started)
 
 
-def _run(ctx: Ctx, stage: str, persona_id: str, gateway_name: str | None, fn, **rows) -> Staged:
+def _run(ctx: Ctx, stage: str, persona_id: str, fn, **rows) -> Staged:
+    """Run `fn` (given the stage's gateway when the pipeline declares one) under a heartbeat; its value Staged."""
+    gateway_name = STAGES[stage].gateway
     gw = ctx.gateway(gateway_name) if gateway_name else None
     with heartbeat(stage, persona_id, gw):
         value = fn(gw) if gw is not None else fn()
@@ -182,27 +185,27 @@ def _run(ctx: Ctx, stage: str, persona_id: str, gateway_name: str | None, fn, **
 @_stage_task("profile")
 def profile_task(ctx: Ctx, persona_id: str, seed_text: str) -> Staged:
     """Enrich a seed description into a six-dimension persona."""
-    return _run(ctx, "profile", persona_id, "profile",
+    return _run(ctx, "profile", persona_id,
                 lambda gw: profile.enrich_persona(ctx.config, persona_id, seed_text, gw))
 
 
 @_stage_task("simulate")
 def simulate_task(ctx: Ctx, persona_id: str, persona: Staged) -> Staged:
     """Run the LOOP simulator (plan, rollout, evolve, prune) over the configured days."""
-    return _run(ctx, "simulate", persona_id, "loop", lambda gw: loop.simulate(ctx.config, persona.value, gw))
+    return _run(ctx, "simulate", persona_id, lambda gw: loop.simulate(ctx.config, persona.value, gw))
 
 
 @_stage_task("sources")
 def sources_task(ctx: Ctx, persona_id: str, persona: Staged, world: Staged) -> Staged:
     """Write the persona's external documents and chunk them."""
-    return _run(ctx, "sources", persona_id, "sources",
+    return _run(ctx, "sources", persona_id,
                 lambda gw: sources.write_sources(ctx.config, persona.value, world.value, gw))
 
 
 @_stage_task("dialogue")
 def dialogue_task(ctx: Ctx, persona_id: str, persona: Staged, world: Staged, docs: Staged) -> Staged:
     """Turn each day's outcomes into bullets, sessions and turns."""
-    return _run(ctx, "dialogue", persona_id, "dialogue",
+    return _run(ctx, "dialogue", persona_id,
                 lambda gw: dialogue.write_dialogue(ctx.config, persona.value, world.value, docs.value.documents, gw))
 
 
@@ -215,7 +218,7 @@ def merged(docs: Corpus, talk: Corpus) -> Corpus:
 def questions_task(ctx: Ctx, persona_id: str, persona: Staged, world: Staged, docs: Staged,
                    talk: Staged) -> Staged:
     """Compute questions, answers and evidence from the fact store (a real provider may reword them)."""
-    return _run(ctx, "questions", persona_id, "questions", lambda gw: questions.write_questions(
+    return _run(ctx, "questions", persona_id, lambda gw: questions.write_questions(
         ctx.config, persona.value, world.value, merged(docs.value, talk.value), gw))
 
 
@@ -233,7 +236,7 @@ def review_task(ctx: Ctx, persona_id: str, persona: Staged, world: Staged, docs:
 def verify_task(ctx: Ctx, persona_id: str, persona: Staged, world: Staged, docs: Staged, talk: Staged,
                 qset: Staged) -> Staged:
     """Audit the persona's stages; findings are landed, errors are gated."""
-    return _run(ctx, "verify", persona_id, None, lambda: verify.verify_persona(
+    return _run(ctx, "verify", persona_id, lambda: verify.verify_persona(
         persona.value, world.value, merged(docs.value, talk.value), qset.value,
         window=ctx.config.stages.dialogue.context_window))
 
@@ -241,11 +244,11 @@ def verify_task(ctx: Ctx, persona_id: str, persona: Staged, world: Staged, docs:
 @_stage_task("companion")
 def companion_task(ctx: Ctx, persona_id: str, persona: Staged, world: Staged, docs: Staged, talk: Staged) -> Staged:
     """Chat probes with memory-need labels, profile claims and the portrait (tasks/companion/)."""
-    return _run(ctx, "companion", persona_id, "companion", lambda gw: companion.build_companion(
+    return _run(ctx, "companion", persona_id, lambda gw: companion.build_companion(
         ctx.config, persona.value, world.value, merged(docs.value, talk.value), gw))
 
 
-STAGE_TASKS: dict[str, Task] = {
+STAGE_TASKS: dict[str, Task] = {  # one task per stage flows/pipeline.py declares (tests/flows/test_pipeline.py)
     "profile": profile_task, "simulate": simulate_task, "sources": sources_task, "dialogue": dialogue_task,
     "questions": questions_task, "review": review_task, "verify": verify_task, "companion": companion_task,
 }

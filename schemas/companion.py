@@ -93,6 +93,10 @@ class CompanionSet(_Row):
     claims: list[ProfileClaim] = Field(default_factory=list)
     portrait: list[PortraitSlot] = Field(default_factory=list)
 
+    def table_rows(self) -> dict[str, list]:
+        """The rows the companion tracks land, by table."""
+        return {"chat_probes": self.probes, "profile_claims": self.claims, "persona_portraits": self.portrait}
+
 
 class GoldReply(BaseModel):
     """Output of the `companion_reply` prompt: the assistant's reply to a probe, given only its context."""

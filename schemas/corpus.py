@@ -124,6 +124,11 @@ class Corpus(_Row):
         default_factory=list, description="what the stage regenerated or dropped (landed with the verifier's)"
     )
 
+    def table_rows(self) -> dict[str, list]:
+        """The rows this corpus holds, by table (a stage lands the tables it declares, flows/pipeline.py)."""
+        return {"documents": self.documents, "chunks": self.chunks, "bullets": self.bullets,
+                "sessions": self.sessions, "turns": self.turns}
+
 
 class EmailDraft(BaseModel):
     """Output of the `email` prompt: one email's subject line and plain-text body."""

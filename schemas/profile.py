@@ -93,3 +93,7 @@ class Persona(_Strict):
         default_factory=dict,
         description="what the domain pack sampled for this persona (finance: investor type, wealth, horizon, ...)",
     )
+
+    def table_rows(self) -> dict[str, list]:
+        """The rows this persona lands, by table."""
+        return {"personas": [self]}

@@ -83,6 +83,10 @@ class QuestionSet(_Row):
     questions: list[Question] = Field(default_factory=list)
     evidence: list[Evidence] = Field(default_factory=list)
 
+    def table_rows(self) -> dict[str, list]:
+        """The rows this question set lands, by table."""
+        return {"questions": self.questions, "question_evidence": self.evidence}
+
 
 class RephrasedQuestion(BaseModel):
     """Output of the `rephrase_question` prompt: the same question in other words."""

@@ -113,6 +113,12 @@ class World(_Row):
         description="rows of the domain pack's own tables, by table name (finance: impact_constraints)",
     )
 
+    def table_rows(self) -> dict[str, list]:
+        """The rows this world lands, by table (the domain pack's `extras` land by their own table names)."""
+        return {"profile_snapshots": self.profile_snapshots, "profile_ops": self.profile_ops, "plans": self.plans,
+                "events": self.events, "facts": self.facts, "constraints": self.constraints,
+                "entities": self.entities}
+
 
 class EventNarration(BaseModel):
     """Output model of the `outcome` prompt: the first-person narrative of one event."""
