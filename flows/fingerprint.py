@@ -2,7 +2,7 @@
 
 A stage result is reused only when all of these are equal (see README "Operations"):
 
-- the stage name and its `STAGE_VERSIONS` constant (bump it for a change the code hash cannot see);
+- the stage name and its version (`version` in flows/pipeline.py; bump it for a change the code hash cannot see);
 - the source of the stage module and every project module it imports, transitively (`code_digest`),
   plus the package data under tasks/data: any code edit in that closure re-runs the stage;
 - the config subset the stage reads (`config_subset`): the world settings, the options of this and
