@@ -43,7 +43,7 @@ def test_a_clean_corpus_has_no_errors_and_one_summary(built):
     world, corpus, qset = built
     findings = verify_persona(make_persona(), world, corpus, qset)
     # the hand-built fixture's narratives are placeholders, so only the corpus stages must be clean here;
-    # the loop verifier is tested on simulated worlds in tests/tasks/test_world.py
+    # the loop verifier is tested on simulated worlds in tests/tasks/world/test_world.py
     assert [f for f in findings if f.severity == "error" and f.stage != "loop"] == []
     assert [f.check for f in findings if f.severity == "info"] == ["summary"]
     assert [f.finding_id for f in findings] == [f"{PID}-v{n:04d}" for n in range(1, len(findings) + 1)]

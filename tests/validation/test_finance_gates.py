@@ -1,5 +1,5 @@
 """The finance suite on a tiny clean run (four personas, one per investor type, sharing the hand-built world
-of tests/tasks/test_finance_questions.py, with impact rows written by layer 1 itself) and on a run with
+of tests/tasks/domains/test_finance_questions.py, with impact rows written by layer 1 itself) and on a run with
 planted defects, one per check."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from schemas.tables import to_arrow
 from tasks.domains.finance import catalog
 from tasks.domains.finance import impact as im
 from tasks.domains.finance.gates import audit_rows, release_stats, shock_frame, suites
-from tests.tasks.test_finance_questions import build_world, config, persona
+from tests.tasks.domains.test_finance_questions import build_world, config, persona
 from validation.gates import run_gates
 
 TYPES = ("preserver", "follower", "independent", "accumulator")

@@ -87,7 +87,7 @@ def test_questions_are_deterministic_across_processes(tiny):
 
     config, persona, world, corpus, qset = tiny
     assert write_questions(config, persona, world, corpus) == qset
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     outs = [subprocess.run([sys.executable, "-c", DETERMINISM], cwd=root, capture_output=True, text=True, check=True,
                            env={**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(root)}).stdout.split()
             for seed in ("1", "2")]

@@ -109,7 +109,8 @@ def test_answer_and_evidence_are_computed_at_question_time():
     assert q.derivation["computed_answer"] == "Cambridge" and q.derivation["fact_ids"] == [f"{PID}-f0007"]
 
 
-# (a fact changed inside the simulation after question time, with the REAL generators: tests/tasks/test_questions.py)
+# (a fact changed inside the simulation after question time, with the REAL generators:
+# tests/tasks/questions/test_stage.py)
 
 
 def test_a_probe_context_does_not_see_the_future():

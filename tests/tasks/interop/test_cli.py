@@ -18,7 +18,7 @@ from warehouse.parquet import write_parquet
 from warehouse.paths import Layout
 
 runner = CliRunner()
-FIXTURE = Path(os.environ.get("LIFELOOM_RHELM_SAMPLE", Path(__file__).parents[1] / "fixtures" / "rhelm_sample"))
+FIXTURE = Path(os.environ.get("LIFELOOM_RHELM_SAMPLE", Path(__file__).parents[2] / "fixtures" / "rhelm_sample"))
 
 
 def _release(home: Path) -> Path:

@@ -10,7 +10,7 @@ from schemas.companion import PORTRAIT_SLOTS
 from schemas.corpus import Turn
 from tasks.common.facttext import carries
 from tasks.companion.reconstruction import claim_text, reconstruct, slot_of, temporality_of
-from tests.tasks.test_companion_probes import built, simulated
+from tests.tasks.companion.test_probes import built, simulated
 from tests.tasks.worldfixture import make_persona
 from tests.tasks.worldfixture import make_world as fixture_world
 

@@ -16,7 +16,7 @@ from tasks.questions.assemble import make_mcq
 from tasks.questions.base import Candidate
 from tasks.questions.external import number_distractors
 from tasks.questions.select import Prepared
-from tests.tasks.test_qgen_framework import CITY_TALK, ctx_for, hand_corpus
+from tests.tasks.questions.test_framework import CITY_TALK, ctx_for, hand_corpus
 from tests.tasks.worldfixture import PID, fact, make_world
 
 RANKS = range(MCQ_OPTIONS)

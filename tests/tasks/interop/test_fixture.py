@@ -11,7 +11,7 @@ from tasks.interop.rhelm import export_rhelm, import_rhelm, tree_of
 from tests.tasks.interop_rows import dumps
 from warehouse.interop import read_benchmark
 
-FIXTURE = Path(os.environ.get("LIFELOOM_RHELM_SAMPLE", Path(__file__).parents[1] / "fixtures" / "rhelm_sample"))
+FIXTURE = Path(os.environ.get("LIFELOOM_RHELM_SAMPLE", Path(__file__).parents[2] / "fixtures" / "rhelm_sample"))
 
 
 @pytest.fixture(scope="module")

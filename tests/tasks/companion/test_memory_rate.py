@@ -7,7 +7,7 @@ import pytest
 from tasks.common.facttext import mentions
 from tasks.companion import natural_rate, persona_needs
 from tasks.dialogue.verify import scopes_for, turn_problems
-from tests.tasks.test_companion_probes import simulated
+from tests.tasks.companion.test_probes import simulated
 
 
 @pytest.mark.parametrize("target", [0.03, 0.15])
