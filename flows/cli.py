@@ -1,4 +1,4 @@
-"""The `lifeloom` command."""
+"""The `lifeloom` command: building and querying here; the release commands in flows/cli_releases.py."""
 
 from __future__ import annotations
 
@@ -9,20 +9,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from flows.cli_common import DEFAULT_HOME, HomeOpt, VerifyOpt, _csv, _quiet_prefect, _reading, app, err, fail, out
 from schemas.config import BuildConfig, ConfigError, load_config_file, load_preset, preset_names
-
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="Build, gate, freeze and query lifeloom corpora.")
-out = Console()
-err = Console(stderr=True)
-
-HomeOpt = Annotated[Path, typer.Option("--home", envvar="LIFELOOM_HOME", help="Data root.")]
-DEFAULT_HOME = Path(".lifeloom")
-VerifyOpt = Annotated[bool, typer.Option(
-    "--verify/--no-verify", help="Check every file's SHA-256 against the manifest first (sizes are always checked).")]
 
 EXAMPLE_QUERIES = (
     "select category, count(*) as n from latest.questions group by all order by n desc",
@@ -31,20 +22,6 @@ EXAMPLE_QUERIES = (
     "select persona_id, count(*) as turns, min(timestamp) as first, max(timestamp) as last "
     "from latest.turns group by all order by persona_id",
 )
-
-
-def fail(message: str, code: int = 2) -> None:
-    """One clear message on stderr (redacted: it may quote a provider's answer) and a non-zero exit."""
-    from schemas.secrets import redact
-
-    err.print(f"[bold red]error:[/] {escape(redact(message))}", highlight=False, soft_wrap=True)
-    raise typer.Exit(code)
-
-
-def _quiet_prefect() -> None:
-    os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
-    os.environ.setdefault("DO_NOT_TRACK", "1")
-    os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
 
 
 def resolve_config(preset: str | None, config: Path | None) -> BuildConfig:
@@ -64,19 +41,6 @@ def resolve_config(preset: str | None, config: Path | None) -> BuildConfig:
     except (SeedFileError, ConfigError) as exc:
         fail(str(exc))
     return cfg
-
-
-def _reading(path: Path | None, what: str):
-    """A spinner on stderr while a large file (8 MiB or more) is read; nothing for a small one."""
-    import contextlib
-
-    try:
-        size = path.stat().st_size if path is not None else 0
-    except OSError:
-        size = 0
-    if size < 8 * 2**20:
-        return contextlib.nullcontext()
-    return err.status(f"reading {what} {path} ({size / 2**20:,.0f} MiB)")
 
 
 @app.command()
@@ -230,74 +194,6 @@ def presets() -> None:
 
 
 @app.command()
-def releases(home: HomeOpt = DEFAULT_HOME, verify: VerifyOpt = True) -> None:
-    """List frozen releases: version, created, content hash, question count, integrity status, path; then the
-    orphan version folders (no manifest) every reader skips. Exit 1 when a release is damaged."""
-    from warehouse.diff import list_releases
-    from warehouse.paths import Layout
-    from warehouse.release import orphan_versions
-
-    layout = Layout(home.expanduser().absolute())
-    found = list_releases(layout, "hash" if verify else "size")
-    orphans = orphan_versions(layout)
-    if not found and not orphans:
-        out.print(f"no releases under {layout.releases}")
-        return
-    table = Table()
-    table.add_column("release", no_wrap=True)
-    for name in ("created", "content hash", "questions", "withdrawn", "status"):
-        table.add_column(name)
-    table.add_column("path", overflow="fold")
-    for r in found:
-        table.add_row(f"{r['name']}/{r['version']}", r["created_at"][:19], r["content_hash"][:16], str(r["questions"]),
-                      str(r["withdrawn"]), escape(r["status"]), r["path"])
-    out.print(table)
-    for path in orphans:
-        out.print(f"orphan (no manifest.json, skipped): {path}; `lifeloom prune` removes it", highlight=False,
-                  soft_wrap=True)
-    if any(r["status"].startswith(("DAMAGED", "manifest.json")) for r in found):
-        raise typer.Exit(1)
-
-
-@app.command("verify")
-def verify_cmd(
-    release: Annotated[list[str] | None, typer.Argument(help="Releases to check: NAME/VERSION or a folder.")] = None,
-    all_releases: Annotated[bool, typer.Option("--all", help="Check every release under the data root.")] = False,
-    home: HomeOpt = DEFAULT_HOME,
-) -> None:
-    """Check every file of a release against the size and SHA-256 its manifest recorded; exit 1 if any differs."""
-    from warehouse.diff import list_releases
-    from warehouse.integrity import verify_release
-    from warehouse.paths import Layout
-
-    layout = Layout(home.expanduser().absolute())
-    refs = list(release or [])
-    if all_releases:
-        refs += [f"{r['name']}/{r['version']}" for r in list_releases(layout, "none")]
-    if not refs:
-        fail("name a release (NAME/VERSION) or pass --all")
-    damaged = 0
-    for ref in refs:
-        folder = next((c for c in (layout.releases / ref, Path(ref).expanduser()) if (c / "manifest.json").is_file()),
-                      None)
-        if folder is None:
-            fail(f"no release {ref!r} (give name/version under {layout.releases}, or a release folder)")
-        result = verify_release(folder)
-        if result.problems:
-            damaged += 1
-            out.print(f"{ref}: DAMAGED ({len(result.problems)} problem(s))", highlight=False)
-            for problem in result.problems:
-                out.print(f"  {escape(problem)}", highlight=False, soft_wrap=True)
-        elif not result.recorded:
-            out.print(f"{ref}: unverified: its manifest records no checksums (frozen before lifeloom verified "
-                      "releases)", highlight=False)
-        else:
-            out.print(f"{ref}: ok ({result.files} files, sizes and SHA-256 match the manifest)", highlight=False)
-    if damaged:
-        raise typer.Exit(1)
-
-
-@app.command()
 def gates(
     run: Annotated[str | None, typer.Option("--run", help="Run id (default: the latest run).")] = None,
     home: HomeOpt = DEFAULT_HOME,
@@ -308,29 +204,6 @@ def gates(
     code = check_run(home.expanduser().absolute(), run, out)
     if code:
         raise typer.Exit(code)
-
-
-@app.command()
-def diff(
-    a: Annotated[str, typer.Argument(help="Release A: name/version or a release folder.")],
-    b: Annotated[str, typer.Argument(help="Release B: name/version or a release folder.")],
-    home: HomeOpt = DEFAULT_HOME,
-) -> None:
-    """Print what changed between two releases: row counts, added/removed questions, changed answers."""
-    from flows.gatecheck import print_diff
-
-    try:
-        print_diff(home.expanduser().absolute(), a, b, out)
-    except ValueError as exc:
-        fail(str(exc))
-
-
-def _csv(text: str, what: str, cast=str) -> list:
-    items = [t.strip() for t in text.split(",") if t.strip()]
-    try:
-        return [cast(t) for t in items]
-    except ValueError:
-        fail(f"--{what} must be a comma-separated list of integers, got {text!r}")
 
 
 @app.command(name="eval")
@@ -516,124 +389,7 @@ def metrics(
             out.print(f"  - {line}", highlight=False, soft_wrap=True)
 
 
-@app.command("publish")
-def publish_cmd(
-    release: Annotated[str, typer.Argument(help="Release to publish: NAME/VERSION or a release folder.")],
-    to: Annotated[str, typer.Option("--to", help="fsspec URL: s3://bucket/prefix, gs://..., az://..., file:///...")],
-    home: HomeOpt = DEFAULT_HOME,
-    verify: VerifyOpt = True,
-) -> None:
-    """Copy a frozen release to object storage (manifest last, never overwriting) and print how to query it."""
-    from warehouse.diff import resolve_release
-    from warehouse.paths import Layout
-    from warehouse.publish import PublishError, publish_release
-
-    try:
-        done = publish_release(resolve_release(Layout(home.expanduser().absolute()), release, verify), to)
-    except (ValueError, PublishError) as exc:
-        fail(str(exc))
-    out.print(f"Published {done.files} files ({done.bytes:,} bytes) to {done.url}", highlight=False, soft_wrap=True)
-    out.print(f"Query it: duckdb -c \"select count(*) from '{done.url}/questions.parquet'\" "
-              "(s3:// needs `install httpfs; load httpfs;` and credentials; deploy/README.md)",
-              highlight=False, soft_wrap=True)
-
-
-@app.command()
-def prune(
-    keep: Annotated[int | None, typer.Option("--keep", min=1, help="Runs to keep landed (the newest ones); "
-                                             "without it only orphan and stale staging folders go.")] = None,
-    home: HomeOpt = DEFAULT_HOME,
-) -> None:
-    """Delete orphan release folders (no manifest) and stale staging folders, and with --keep the landed
-    partitions of all but the newest runs (frozen releases are never touched)."""
-    from warehouse.catalog import refresh_catalog
-    from warehouse.paths import Layout
-    from warehouse.release import remove_orphans
-    from warehouse.runs import prune_runs
-
-    layout = Layout(home.expanduser().absolute())
-    if not layout.home.is_dir():
-        fail(f"no data root at {layout.home}")
-    for path in remove_orphans(layout):
-        out.print(f"removed {path} (no manifest: not a release)", highlight=False, soft_wrap=True)
-    if keep is None:
-        return
-    if not layout.tables.is_dir():
-        fail(f"no landed runs under {layout.home}")
-    pruned = prune_runs(layout, keep)
-    refresh_catalog(layout)
-    for run_id, freed in pruned:
-        out.print(f"pruned {run_id} ({freed / 1e6:.1f} MB)", highlight=False)
-    out.print(f"{len(pruned)} run(s) pruned, {sum(f for _, f in pruned) / 1e6:.1f} MB freed; "
-              f"the newest {keep} and the latest succeeded run are kept", highlight=False)
-
-
-@app.command("export")
-def export_cmd(
-    release: Annotated[str, typer.Option("--release", help="Release to export: NAME/VERSION.")],
-    fmt: Annotated[str, typer.Option("--format", help="hf, rhelm, locomo, longmemeval or companion.")],
-    out_dir: Annotated[Path, typer.Option("--out", help="Output folder (created; must be empty).")],
-    home: HomeOpt = DEFAULT_HOME,
-    verify: VerifyOpt = True,
-) -> None:
-    """Write a frozen release in another benchmark's format; print what the format could not hold."""
-    from warehouse.interop import InteropError, export_release
-    from warehouse.paths import Layout
-
-    try:
-        files, report = export_release(Layout(home.expanduser().absolute()), release, fmt, out_dir, verify)
-    except InteropError as exc:
-        fail(str(exc))
-    out.print(f"Exported {release} as {fmt}: {len(files)} file(s) under {out_dir}", highlight=False, soft_wrap=True)
-    _print_issues(report)
-
-
-@app.command("import")
-def import_cmd(
-    path: Annotated[Path, typer.Argument(help="The benchmark: a RHELM folder, or a LoCoMo / LongMemEval JSON file.")],
-    fmt: Annotated[str, typer.Option("--format", help="rhelm, locomo or longmemeval.")],
-    name: Annotated[str, typer.Option("--name", help="Name of the run (lower-case letters, digits, - and _).")],
-    home: HomeOpt = DEFAULT_HOME,
-    gates: Annotated[bool, typer.Option("--gates/--no-gates", help="Run the gate suites on the imported run.")] = True,
-) -> None:
-    """Load an existing benchmark into the warehouse as a run; report what could not be mapped and which
-    gates pass on it."""
-    import re
-
-    from warehouse.interop import InteropError, gate_summary, import_benchmark
-    from warehouse.paths import HomeError, prepare_home
-
-    if not re.fullmatch(r"[a-z0-9][a-z0-9_-]*", name):
-        fail(f"--name {name!r}: use lower-case letters, digits, - and _")
-    try:
-        layout = prepare_home(home)
-        with _reading(path if path.is_file() else None, f"{fmt} benchmark"):
-            result = import_benchmark(layout, fmt, path, name)
-    except (InteropError, HomeError) as exc:
-        fail(str(exc))
-    counts = ", ".join(f"{n} {t}" for t, n in result.counts.items())
-    out.print(f"Imported {path} as run {result.run_id}: {counts}", highlight=False, soft_wrap=True)
-    _print_issues(result.report)
-    if gates:
-        report, passed, failed = gate_summary(layout, result.run_id)
-        out.print(f"Gates on {result.run_id}: {len(passed)} of {len(report.results)} expectations pass",
-                  highlight=False)
-        for label, names in (("pass", passed), ("FAIL", failed)):
-            for n in names:
-                out.print(f"  {label}  {escape(n)}", highlight=False, soft_wrap=True)
-
-
-def _print_issues(report) -> None:
-    if not report.issues:
-        out.print("Every id, date and reference mapped.")
-        return
-    kinds = ", ".join(f"{k}: {n}" for k, n in report.by_kind().items())
-    out.print(f"Not mapped as is ({len(report.issues)}): {kinds}", highlight=False, soft_wrap=True)
-    for issue in report.issues[:20]:
-        out.print(f"  {issue.severity:7} {issue.kind}  {escape(issue.ref)}: {escape(issue.message)}",
-                  highlight=False, soft_wrap=True)
-    if len(report.issues) > 20:
-        out.print(f"  ... {len(report.issues) - 20} more (all of them: <home>/imports/<run>.json on import)")
+from flows import cli_releases  # noqa: E402, F401  (registers the release commands after these)
 
 
 def main() -> None:

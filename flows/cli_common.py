@@ -1,0 +1,68 @@
+"""What every `lifeloom` command shares: the Typer app, the consoles, the common options and one-message errors."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help="Build, gate, freeze and query lifeloom corpora.")
+out = Console()
+err = Console(stderr=True)
+
+HomeOpt = Annotated[Path, typer.Option("--home", envvar="LIFELOOM_HOME", help="Data root.")]
+DEFAULT_HOME = Path(".lifeloom")
+VerifyOpt = Annotated[bool, typer.Option(
+    "--verify/--no-verify", help="Check every file's SHA-256 against the manifest first (sizes are always checked).")]
+
+
+def fail(message: str, code: int = 2) -> None:
+    """One clear message on stderr (redacted: it may quote a provider's answer) and a non-zero exit."""
+    from schemas.secrets import redact
+
+    err.print(f"[bold red]error:[/] {escape(redact(message))}", highlight=False, soft_wrap=True)
+    raise typer.Exit(code)
+
+
+def _quiet_prefect() -> None:
+    os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+    os.environ.setdefault("DO_NOT_TRACK", "1")
+    os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+
+
+def _reading(path: Path | None, what: str):
+    """A spinner on stderr while a large file (8 MiB or more) is read; nothing for a small one."""
+    import contextlib
+
+    try:
+        size = path.stat().st_size if path is not None else 0
+    except OSError:
+        size = 0
+    if size < 8 * 2**20:
+        return contextlib.nullcontext()
+    return err.status(f"reading {what} {path} ({size / 2**20:,.0f} MiB)")
+
+
+def _csv(text: str, what: str, cast=str) -> list:
+    items = [t.strip() for t in text.split(",") if t.strip()]
+    try:
+        return [cast(t) for t in items]
+    except ValueError:
+        fail(f"--{what} must be a comma-separated list of integers, got {text!r}")
+
+
+def _print_issues(report) -> None:
+    if not report.issues:
+        out.print("Every id, date and reference mapped.")
+        return
+    kinds = ", ".join(f"{k}: {n}" for k, n in report.by_kind().items())
+    out.print(f"Not mapped as is ({len(report.issues)}): {kinds}", highlight=False, soft_wrap=True)
+    for issue in report.issues[:20]:
+        out.print(f"  {issue.severity:7} {issue.kind}  {escape(issue.ref)}: {escape(issue.message)}",
+                  highlight=False, soft_wrap=True)
+    if len(report.issues) > 20:
+        out.print(f"  ... {len(report.issues) - 20} more (all of them: <home>/imports/<run>.json on import)")
