@@ -52,6 +52,18 @@ def flush_prefect() -> None:
     time.sleep(1.0)
 
 
+def server_holds(needle: bytes, timeout_s: float = 20.0) -> bool:
+    """Whether the server's database files (the WAL included) hold `needle`, polled while the server writes."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        folder = server_database().parent
+        if any(needle in p.read_bytes() for p in folder.glob(server_database().name + "*") if p.is_file()):
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.5)
+
+
 def scanned_roots(home: Path) -> list[Path]:
     return [home, Path(get_current_settings().home), server_database().parent]
 
@@ -121,10 +133,10 @@ def test_a_key_rejected_mid_build_and_echoed_never_lands(provider, fault, mock, 
         build_corpus(config=config_for(provider, mock), home=str(tmp_path / "home"))
     assert "HTTP 401" in str(info.value)
     out, err = capfd.readouterr()
+    flush_prefect()
+    assert server_holds(b"HTTP 401")  # the failure reached the server (its message, without the key) before the scan
     scanned = assert_nothing_leaked(tmp_path, str(info.value), caplog.text, out, err)
     assert scanned > 100_000  # the data root, Prefect's home and its database were all there to scan
-    database = server_database().read_bytes()
-    assert b"HTTP 401" in database  # the failure did reach the server: its message, without the key
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
