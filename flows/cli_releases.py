@@ -49,7 +49,7 @@ def verify_cmd(
     home: HomeOpt = DEFAULT_HOME,
 ) -> None:
     """Check every file of a release against the size and SHA-256 its manifest recorded; exit 1 if any differs."""
-    from warehouse.diff import list_releases
+    from warehouse.diff import find_release, list_releases
     from warehouse.integrity import verify_release
     from warehouse.paths import Layout
 
@@ -61,10 +61,10 @@ def verify_cmd(
         fail("name a release (NAME/VERSION) or pass --all")
     damaged = 0
     for ref in refs:
-        folder = next((c for c in (layout.releases / ref, Path(ref).expanduser()) if (c / "manifest.json").is_file()),
-                      None)
-        if folder is None:
-            fail(f"no release {ref!r} (give name/version under {layout.releases}, or a release folder)")
+        try:
+            folder = find_release(layout, ref)
+        except ValueError as exc:
+            fail(str(exc))
         result = verify_release(folder)
         if result.problems:
             damaged += 1

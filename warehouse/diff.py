@@ -46,19 +46,24 @@ def _status(path: Path, verify: str) -> str:
     return "ok" if checked.recorded else "unverified (no checksums)"
 
 
-def resolve_release(layout: Layout, ref: str, verify: bool = True) -> Path:
-    """A release folder from `name/version` under the data root, or a path, checked against its manifest's
-    checksums first (sizes always, SHA-256 unless `verify` is False); ValueError when there is no such release,
-    ReleaseDamaged (a ValueError) naming the file when it does not match. A release frozen before checksums
-    were recorded is read with a warning on stderr."""
+def find_release(layout: Layout, ref: str) -> Path:
+    """The release folder `ref` names (`name/version` under the data root, or a path), unchecked; ValueError
+    when there is none."""
     for candidate in (layout.releases / ref, Path(ref).expanduser()):
         if (candidate / "manifest.json").is_file():
-            folder = candidate.absolute()
-            if not check_release(folder, ref, hashes=verify).recorded:
-                print(f"warning: release {ref} records no checksums (frozen before lifeloom verified releases); "
-                      "it cannot be checked", file=sys.stderr)
-            return folder
+            return candidate.absolute()
     raise ValueError(f"no release {ref!r} (give name/version under {layout.releases}, or a release folder)")
+
+
+def resolve_release(layout: Layout, ref: str, verify: bool = True) -> Path:
+    """The release folder `ref` names (`find_release`), checked against its manifest's checksums first (sizes
+    always, SHA-256 unless `verify` is False); ReleaseDamaged (a ValueError) naming the file when it does not
+    match. A release frozen before checksums were recorded is read with a warning on stderr."""
+    folder = find_release(layout, ref)
+    if not check_release(folder, ref, hashes=verify).recorded:
+        print(f"warning: release {ref} records no checksums (frozen before lifeloom verified releases); "
+              "it cannot be checked", file=sys.stderr)
+    return folder
 
 
 @dataclass
