@@ -42,7 +42,7 @@ from tasks import companion, verify
 from tasks.dialogue import stage as dialogue
 from tasks.world import loop
 from tasks.world import profile
-from tasks.questions import review as qa_review
+from tasks.questions import review
 from tasks.questions import stage as questions
 from tasks.sources import stage as sources
 from tasks.llm.gateway import Gateway
@@ -67,7 +67,7 @@ for pid, seed in zip(profile.persona_ids(config), profile.seed_texts(config)):
     corpus = Corpus(documents=docs.documents, chunks=docs.chunks, bullets=talk.bullets,
                     sessions=talk.sessions, turns=talk.turns)
     qset = questions.write_questions(config, persona, world, corpus)
-    kept, _ = qa_review.review_questions(persona, world, corpus, qset, config)
+    kept, _ = review.review_questions(persona, world, corpus, qset, config)
     verify.verify_persona(persona, world, corpus, kept)
     companion.build_companion(config, persona, world, corpus, gw)
 direct_s = time.perf_counter() - t0

@@ -1,4 +1,4 @@
-"""`build_corpus`: one branch per persona (profile, simulate, sources, dialogue, questions, verify,
+"""`build_corpus`: one branch per persona (profile, loop, sources, dialogue, questions, verify,
 land), then gate and freeze. Persona branches are submitted in a sliding window of
 `runner.max_active_personas`; Prefect runs them concurrently and each stage waits only for its own inputs."""
 
@@ -78,7 +78,7 @@ def land_persona(ctx: Ctx, persona_id: str, staged: dict[str, Staged], seed_text
         tables.update(stage_rows(PIPELINE_STAGES[stage], result.value))
     for staged_rows in (s.rows for s in staged.values()):
         tables.update(staged_rows)
-    tables.update(pack_rows(staged["simulate"].value.extras))  # the domain pack's own tables (finance)
+    tables.update(pack_rows(staged["loop"].value.extras))  # the domain pack's own tables (finance)
     for table in CORPUS_TABLES:  # every per-persona table lands for every run, empty when it has no rows
         if table != "llm_calls":
             tables.setdefault(table, [])

@@ -97,9 +97,11 @@ def _imports(name: str, path: Path) -> frozenset[str]:
 
 
 def _package_modules(package: str, path: Path) -> set[str]:
-    """Every module of the package `path` lives in (for modules that import their siblings by name)."""
+    """Every module and subpackage of the package `path` lives in (for modules that import their siblings by
+    name; a subpackage's own imports bring in its modules)."""
     folder = path.parent
-    return {f"{package}.{p.stem}" if p.stem != "__init__" else package for p in folder.glob("*.py")}
+    found = {f"{package}.{p.stem}" if p.stem != "__init__" else package for p in folder.glob("*.py")}
+    return found | {f"{package}.{p.parent.name}" for p in folder.glob("*/__init__.py")}
 
 
 _LOCK = threading.Lock()  # ast.parse is not safe to call from several threads at once (CPython 3.11)

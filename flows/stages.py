@@ -28,7 +28,7 @@ from tasks import companion, verify
 from tasks.dialogue import stage as dialogue
 from tasks.llm.cache import CallCache
 from tasks.llm.gateway import Gateway
-from tasks.questions import review as qa_review
+from tasks.questions import review
 from tasks.questions import stage as questions
 from tasks.sources import stage as sources
 from tasks.world import loop, profile
@@ -189,10 +189,10 @@ def profile_task(ctx: Ctx, persona_id: str, seed_text: str) -> Staged:
                 lambda gw: profile.enrich_persona(ctx.config, persona_id, seed_text, gw))
 
 
-@_stage_task("simulate")
-def simulate_task(ctx: Ctx, persona_id: str, persona: Staged) -> Staged:
+@_stage_task("loop")
+def loop_task(ctx: Ctx, persona_id: str, persona: Staged) -> Staged:
     """Run the LOOP simulator (plan, rollout, evolve, prune) over the configured days."""
-    return _run(ctx, "simulate", persona_id, lambda gw: loop.simulate(ctx.config, persona.value, gw))
+    return _run(ctx, "loop", persona_id, lambda gw: loop.simulate(ctx.config, persona.value, gw))
 
 
 @_stage_task("sources")
@@ -227,7 +227,7 @@ def review_task(ctx: Ctx, persona_id: str, persona: Staged, world: Staged, docs:
                 qset: Staged) -> Staged:
     """QA-review every question; the kept questions, with one question_reviews row each to land."""
     with heartbeat("review", persona_id):
-        kept, reviews = qa_review.review_questions(persona.value, world.value, merged(docs.value, talk.value),
+        kept, reviews = review.review_questions(persona.value, world.value, merged(docs.value, talk.value),
                                                    qset.value, ctx.config)
     return Staged(value=kept, origin_run=ctx.run_id, rows={"question_reviews": reviews})
 
@@ -249,7 +249,7 @@ def companion_task(ctx: Ctx, persona_id: str, persona: Staged, world: Staged, do
 
 
 STAGE_TASKS: dict[str, Task] = {  # one task per stage flows/pipeline.py declares (tests/flows/test_pipeline.py)
-    "profile": profile_task, "simulate": simulate_task, "sources": sources_task, "dialogue": dialogue_task,
+    "profile": profile_task, "loop": loop_task, "sources": sources_task, "dialogue": dialogue_task,
     "questions": questions_task, "review": review_task, "verify": verify_task, "companion": companion_task,
 }
 

@@ -204,7 +204,7 @@ def mcq_frame(con: duckdb.DuckDBPyConnection, run_id: str) -> pd.DataFrame:
     """One row per multiple-choice question: n_options, distinct_options (also after normalization:
     case, punctuation and spacing ignored), gold_is_answer (gold_option is a 0-based index into options
     and that option is the answer)."""
-    from tasks.questions.mcq import normalize
+    from tasks.questions.scales import normalize
 
     df = _query(con, MCQ_SQL, run_id, "questions")
     df["distinct_options"] = [

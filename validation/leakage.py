@@ -17,7 +17,7 @@ import pandas as pd
 
 from schemas.config import BuildConfig
 from tasks.common.facttext import mentions
-from tasks.questions.mcq import ordinal_rank
+from tasks.questions.scales import ordinal_rank
 from validation.frames import query
 from validation.suites import Suite, all_true, between, factory
 

@@ -33,8 +33,8 @@ from tasks.common.facttext import attribute_phrase, holder
 from tasks.common.memory_need import latest_of, needs, predecessors, same_value, window_of
 from tasks.common.rng import rng_for
 from tasks.common.timeutil import human_date, local_date
+from tasks.dialogue.bullets import STAGE
 
-STAGE = "dialogue"
 THIN_SHARE = 0.9
 """Planned callbacks kept, as a share of the estimated target count (recall topics add the rest)."""
 PASSES = 2

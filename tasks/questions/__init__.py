@@ -1,12 +1,15 @@
-"""Question generation: the framework (base, checkpoints, select, mcq, assemble) and one module per
-family of generators (fact, temporal, aggregation, hallucination, misleading, external, mixed). Every
-submodule is imported here so its `@generator` functions register themselves in `GENERATORS`; a new
+"""Question generation: the framework (base, checkpoints, select, mcq and its scales, assemble, review, the
+stage) and `generators/`, one module per category (fact, temporal, aggregation, hallucination, misleading,
+external, mixed) with the one helper kit they share (`generators/kit/`). Every submodule is imported here, and
+`generators/` imports its modules, so their `@generator` functions register themselves in `GENERATORS`; a new
 module needs no registration elsewhere. A domain pack's generators (e.g. tasks/domains/finance/questions.py)
 register in the same registry with its taxonomy's categories; `pack_for(config).generators()` picks a
 build's.
 
 For generator writers:
 - `base`: Ref, Candidate, QContext (evidence_for, item, current, history, valid_on, rng), `generator`.
+- `generators.kit`: the helpers (who, ask_on, refs, pools, state_query, stories, histories, constraints on a
+  day, the document view, report tables); `kit.registered` is `@generator` with the answer-leak filter.
 - `checkpoints`: `distraction_time` (ask after a block of unrelated sessions), `context_at` /
   `world_until` / `corpus_before` (the world and corpus as of a cut day: a generator also runs in the
   mid-timeline probe contexts, where it cannot see later facts, events, documents or turns).

@@ -366,7 +366,7 @@ def assemble(ctx: QContext, chosen: list[Prepared], choices: dict[int, tuple[lis
 
 
 def by_key(cands: list[Candidate]) -> dict[tuple[str, str], list[Candidate]]:
-    """Candidates by (template, question text): how qa_review matches a question to its recomputation."""
+    """Candidates by (template, question text): how the QA review matches a question to its recomputation."""
     out: dict[tuple[str, str], list[Candidate]] = defaultdict(list)
     for c in cands:
         out[(c.template, c.question)].append(c)

@@ -385,7 +385,7 @@ def uniqueness(store: Store, q: Question) -> Checks:
     elif template.startswith("temporal.") and (events := _events(store, q)):
         checks += _unique_events(store, q, events)
     if q.answer_type == "mcq":
-        from tasks.questions.mcq import normalize
+        from tasks.questions.scales import normalize
 
         checks.append((len(q.options) == MCQ_OPTIONS, f"{MCQ_OPTIONS} options"))
         checks.append((len({normalize(o) for o in q.options}) == len(q.options), "options are distinct"))

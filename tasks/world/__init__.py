@@ -1,1 +1,2 @@
-"""The world stages: profile, simulate (LOOP), evolve, the catalogs and entities, and the world verifier."""
+"""The world stages: profile, loop (the day-by-day simulation), evolve, the catalogs and entities, and the
+world verifier."""

@@ -68,7 +68,7 @@ def test_same_seed_same_content_other_seed_differs(tiny, tmp_path):
 
 
 def test_corrupted_evidence_fails_the_gate_and_freezes_nothing(tmp_path, monkeypatch):
-    real = stages.qa_review.review_questions  # after the QA verifier (which would withdraw the item)
+    real = stages.review.review_questions  # after the QA verifier (which would withdraw the item)
 
     def corrupt(*args, **kwargs):
         qset, reviews = real(*args, **kwargs)
@@ -76,7 +76,7 @@ def test_corrupted_evidence_fails_the_gate_and_freezes_nothing(tmp_path, monkeyp
             qset.evidence[0] = qset.evidence[0].model_copy(update={"evidence_id": "p9999-s9999-t99"})
         return qset, reviews
 
-    monkeypatch.setattr(stages.qa_review, "review_questions", corrupt)
+    monkeypatch.setattr(stages.review, "review_questions", corrupt)
     with pytest.raises(GateFailed, match="evidence resolves"):
         build_corpus(config=load_preset("tiny"), home=str(tmp_path))
     assert not (tmp_path / "releases" / "tiny").exists()

@@ -81,7 +81,7 @@ def test_a_stage_version_bump_reruns_that_stage_only(reference, monkeypatch):
     _, events = build_with_events(home)
     by_stage = {e.stage: e.cached for e in events if e.persona_id == "p0000"}
     assert by_stage["verify"] is False
-    assert all(by_stage[s] for s in ("profile", "simulate", "sources", "dialogue", "questions", "review"))
+    assert all(by_stage[s] for s in ("profile", "loop", "sources", "dialogue", "questions", "review"))
 
 
 @pytest.mark.server

@@ -68,7 +68,7 @@ def test_task_runs_have_readable_persona_stage_names(failed_build):
     url, run, _ = failed_build
     tasks = api(url, "/task_runs/filter", {"flow_runs": {"id": {"any_": [run["id"]]}}})
     names = {t["name"] for t in tasks}
-    assert {"profile p0000", "simulate p0001", "dialogue p0000", "land p0001"} <= names
+    assert {"profile p0000", "loop p0001", "dialogue p0000", "land p0001"} <= names
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (.ci/run installs Debian's `chromium`); "

@@ -5,13 +5,13 @@ from schemas.config import load_preset
 from tasks.llm import prompts
 
 
-def key(stage="simulate", config=None, inputs=("abc",), persona="p0000"):
+def key(stage="loop", config=None, inputs=("abc",), persona="p0000"):
     return fp.stage_fingerprint(stage, config or load_preset("tiny"), persona, list(inputs))
 
 
 def test_key_is_stable_and_readable():
     assert key() == key()
-    assert key().startswith("simulate-p0000-")
+    assert key().startswith("loop-p0000-")
 
 
 def test_name_gates_and_runner_do_not_change_keys():
@@ -28,7 +28,7 @@ def test_world_settings_inputs_persona_and_version_change_keys(monkeypatch):
     assert key(inputs=("abd",)) != key()
     assert key(persona="p0001") != key()
     before = key()
-    monkeypatch.setitem(fp.STAGE_VERSIONS, "simulate", fp.STAGE_VERSIONS["simulate"] + 1)
+    monkeypatch.setitem(fp.STAGE_VERSIONS, "loop", fp.STAGE_VERSIONS["loop"] + 1)
     assert key() != before
 
 
@@ -36,7 +36,7 @@ def test_stage_options_reach_only_their_stage_and_downstream():
     base = load_preset("tiny")
     more = base.model_copy(deep=True)
     more.stages.questions.per_category = 9
-    assert key("simulate", more) == key("simulate", base)
+    assert key("loop", more) == key("loop", base)
     assert key("questions", more) != key("questions", base)
 
 
@@ -51,10 +51,10 @@ def test_provider_model_changes_only_model_stages():
 
 
 def test_prompt_edit_changes_only_the_stage_that_renders_it(monkeypatch):
-    base_sim, base_src = key("simulate"), key("sources")
+    base_sim, base_src = key("loop"), key("sources")
     real = prompts.prompt_hash
     monkeypatch.setattr(prompts, "prompt_hash", lambda n: "edited" if n == "email" else real(n))
-    assert key("sources") != base_src and key("simulate") == base_sim
+    assert key("sources") != base_src and key("loop") == base_sim
 
 
 def test_every_prompt_belongs_to_a_stage():

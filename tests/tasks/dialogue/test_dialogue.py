@@ -15,8 +15,9 @@ from tasks.common.facttext import carries, carries_first
 from tasks.common.timeutil import local_date
 from tasks.dialogue import relativetime
 from tasks.dialogue import stage as dlg
+from tasks.dialogue.bullets import category_weights, classify, make_bullets
 from tasks.dialogue.shape import shape_of
-from tasks.dialogue.stage import category_weights, classify, make_bullets, write_dialogue
+from tasks.dialogue.stage import write_dialogue
 from tasks.dialogue.verify import scopes_for, turn_problems
 from tasks.llm.providers import offline
 from tasks.sources.stage import write_sources

@@ -148,7 +148,7 @@ def test_all_suites_include_the_pack_suites(stub):
 
 
 def test_pack_recompute_is_a_correctness_check(monkeypatch):
-    from tasks.questions import review as qa_review
+    from tasks.questions import review
     from tasks.questions import stage as questions
     from tests.tasks.worldfixture import make_config, make_corpus, make_persona, make_world
 
@@ -162,7 +162,7 @@ def test_pack_recompute_is_a_correctness_check(monkeypatch):
             return "not the answer" if question.question_id == target.question_id else None
 
     monkeypatch.setitem(domains._LOADED, "general", Strict())
-    kept, reviews = qa_review.review_questions(persona, world, corpus, qset, config)
+    kept, reviews = review.review_questions(persona, world, corpus, qset, config)
     withdrawn = {r.question_id: r.reason for r in reviews if r.status == "withdrawn"}
     assert withdrawn == {target.question_id: "correctness"}
     assert len(kept.questions) == len(qset.questions) - 1

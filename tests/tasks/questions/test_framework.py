@@ -12,7 +12,7 @@ import pytest
 
 from schemas.corpus import Chunk, Corpus, Document, Session, Turn
 from schemas.qa import CHARACTERISTICS, MCQ_OPTIONS, RephrasedQuestion
-from tasks.questions import mcq
+from tasks.questions import mcq, scales
 from tasks.questions.assemble import Report, build_questions, referents, rewording_ok
 from tasks.questions.base import GENERATORS, Candidate, QContext, Ref, generator
 from tasks.questions.checkpoints import (
@@ -381,7 +381,7 @@ def test_mcq_items_have_six_distinct_options_and_the_gold_is_the_answer():
     assert q.answer_type == "mcq" and len(q.options) == MCQ_OPTIONS
     assert q.options[q.gold_option] == q.answer == "Cambridge"
     assert "Boston" in q.options  # the stale value is the first distractor
-    assert len({mcq.normalize(o) for o in q.options}) == MCQ_OPTIONS
+    assert len({scales.normalize(o) for o in q.options}) == MCQ_OPTIONS
 
 
 def test_mcq_shuffle_is_deterministic_for_a_seed():
@@ -421,13 +421,14 @@ def test_gold_is_the_unique_longest_about_one_time_in_six_and_positions_are_unif
 
 
 def test_same_form_distractors():
-    assert mcq.form_of("2024-03-06") == "iso_date" and mcq.form_of("March 6, 2024") == "human_date"
-    assert mcq.form_of("12") == "integer" and mcq.form_of("$1,250") == "number" and mcq.form_of("Yes") == "yesno"
-    assert mcq.numeric_variants("$1,250")[:2] == ["$1,251", "$1,249"]
-    assert all(v.endswith(" km") for v in mcq.numeric_variants("12.5 km"))
+    assert scales.form_of("2024-03-06") == "iso_date" and scales.form_of("March 6, 2024") == "human_date"
+    assert scales.form_of("12") == "integer" and scales.form_of("$1,250") == "number"
+    assert scales.form_of("Yes") == "yesno"
+    assert scales.numeric_variants("$1,250")[:2] == ["$1,251", "$1,249"]
+    assert all(v.endswith(" km") for v in scales.numeric_variants("12.5 km"))
     ctx = ctx_for()
     pool = mcq.Pool(ctx).same_form(city_question(ctx)[0], "2024-03-06")
-    assert len(pool) >= 5 and all(mcq.form_of(p) == "iso_date" for p in pool)
+    assert len(pool) >= 5 and all(scales.form_of(p) == "iso_date" for p in pool)
     assert mcq.usable("Boston", ["boston!", "Boston Harbor", "Denver", "denver"]) == ["Denver"]
 
 

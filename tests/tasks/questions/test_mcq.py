@@ -10,11 +10,11 @@ from collections import Counter
 from scipy.stats import chisquare
 
 from schemas.qa import MCQ_OPTIONS
-from tasks.questions import mcq
-from tasks.questions.aggregation import YES_POOL, count_pool
+from tasks.questions import mcq, scales
 from tasks.questions.assemble import make_mcq
 from tasks.questions.base import Candidate
-from tasks.questions.external import number_distractors
+from tasks.questions.generators.aggregation import YES_POOL, count_pool
+from tasks.questions.generators.kit import number_distractors
 from tasks.questions.select import Prepared
 from tests.tasks.questions.test_framework import CITY_TALK, ctx_for, hand_corpus
 from tests.tasks.worldfixture import PID, fact, make_world
@@ -48,7 +48,7 @@ def test_gold_rank_is_uniform_over_many_count_items():
         placed += 1
         options, gold = mcq.options_for(str(n), picked, i % 6, random.Random(i))
         assert all(int(o) >= 0 for o in options) and len(set(options)) == MCQ_OPTIONS
-        ranks[mcq.ordinal_rank(options, gold)] += 1
+        ranks[scales.ordinal_rank(options, gold)] += 1
     assert placed >= 450
     assert chisquare([ranks[k] for k in RANKS]).pvalue > 0.05, ranks
     assert max(ranks.values()) - min(ranks.values()) <= 2  # dealt from blocks
@@ -68,7 +68,7 @@ def test_gold_rank_is_uniform_for_dates_and_stays_inside_the_simulation():
             continue
         assert all(lo.isoformat() <= p <= hi.isoformat() for p in picked)
         options, g = mcq.options_for(gold, picked, i % 6, random.Random(i))
-        ranks[mcq.ordinal_rank(options, g)] += 1
+        ranks[scales.ordinal_rank(options, g)] += 1
     assert sum(ranks.values()) >= 200 and chisquare([ranks[k] for k in RANKS]).pvalue > 0.05, ranks
 
 
@@ -78,11 +78,12 @@ def test_plain_pool_draws_the_rank_uniformly_and_keeps_format():
         picked = mcq.pick_distractors("$1,250.00", [], [], random.Random(i))
         options, g = mcq.options_for("$1,250.00", picked, 0, random.Random(i))
         assert all(o.startswith("$") and o.endswith(".00") for o in options)
-        ranks[mcq.ordinal_rank(options, g)] += 1
+        ranks[scales.ordinal_rank(options, g)] += 1
     assert chisquare([ranks[k] for k in RANKS]).pvalue > 0.01, ranks
-    assert mcq.ordinal_rank(["March 2024", "April 2024", "May 2024", "June 2024", "July 2024", "August 2024"], 2) == 2
-    assert mcq.ordinal_rank(["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"], 2) is None
-    assert mcq.ordinal_rank(["3 km", "4 km", "5 km", "6 km", "7 km", "Boston"], 0) is None
+    months = ["March 2024", "April 2024", "May 2024", "June 2024", "July 2024", "August 2024"]
+    assert scales.ordinal_rank(months, 2) == 2
+    assert scales.ordinal_rank(["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"], 2) is None
+    assert scales.ordinal_rank(["3 km", "4 km", "5 km", "6 km", "7 km", "Boston"], 0) is None
 
 
 # -- form ---------------------------------------------------------------------------------------------
@@ -116,10 +117,10 @@ def test_fewer_than_five_same_family_values_stay_short_answer():
 
 
 def test_form_of_yes_no_is_exact():
-    assert mcq.form_of("no big purchases until May 7, 2024") == "text"
-    assert mcq.form_of("No") == mcq.form_of("yes") == mcq.form_of("Yes, 3 times") == "yesno"
-    assert mcq.form_of("Yes, twice") == "yesno" and mcq.form_of("nobody") == "text"
-    assert mcq.form_of("Yes please, the blue one") == "text"
+    assert scales.form_of("no big purchases until May 7, 2024") == "text"
+    assert scales.form_of("No") == scales.form_of("yes") == scales.form_of("Yes, 3 times") == "yesno"
+    assert scales.form_of("Yes, twice") == "yesno" and scales.form_of("nobody") == "text"
+    assert scales.form_of("Yes please, the blue one") == "text"
 
 
 def test_absence_items_stay_short_and_yes_counts_keep_one_form():
@@ -133,7 +134,7 @@ def test_absence_items_stay_short_and_yes_counts_keep_one_form():
         picked = choose(ctx, pool, yes, s)
         if picked is not None:
             assert all(p.startswith("Yes, ") for p in picked) and "No" not in picked
-            assert {mcq.scale_of(p).key for p in picked} == {mcq.scale_of("Yes, twice").key}
+            assert {scales.scale_of(p).key for p in picked} == {scales.scale_of("Yes, twice").key}
 
 
 # -- ruling out ---------------------------------------------------------------------------------------
@@ -172,4 +173,4 @@ def test_make_mcq_is_deterministic_and_positions_stay_uniform():
     first, again = make_mcq(ctx, chosen), make_mcq(ctx, chosen)
     assert first == again and len(first) >= 20
     for i, (options, gold) in first.items():
-        assert options[gold] == items[i].answer and len({mcq.normalize(o) for o in options}) == MCQ_OPTIONS
+        assert options[gold] == items[i].answer and len({scales.normalize(o) for o in options}) == MCQ_OPTIONS

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tasks.questions import review as qa_review
+from tasks.questions import review
 from tasks.questions import stage as questions
 from tests.tasks.worldfixture import make_config, make_corpus, make_persona, make_world
 
@@ -24,12 +24,12 @@ def test_clean_questions_are_kept_and_wrong_answers_withdrawn(inputs):
     config, persona, world, corpus, qset = inputs
     assert qset.questions
     for cfg in (config, None):  # with the config every answer is recomputed by its generator
-        kept, reviews = qa_review.review_questions(persona, world, corpus, qset, cfg)
+        kept, reviews = review.review_questions(persona, world, corpus, qset, cfg)
         assert len(reviews) == len(qset.questions) and all(r.status == "kept" for r in reviews), [
             (r.template, r.details) for r in reviews if r.status != "kept"]
         assert kept == qset
     bad, broken = _swap(qset, 0, answer="something else entirely")
-    kept, reviews = qa_review.review_questions(persona, world, corpus, broken, config)
+    kept, reviews = review.review_questions(persona, world, corpus, broken, config)
     assert reviews[0].status == "withdrawn" and reviews[0].reason == "correctness"
     assert bad.question_id not in {q.question_id for q in kept.questions}
     assert all(e.question_id != bad.question_id for e in kept.evidence)
@@ -41,13 +41,13 @@ def test_a_wrong_answer_consistent_with_its_derivation_is_still_caught(inputs):
     index = next(i for i, q in enumerate(qset.questions) if q.checkpoint != "zero_memory" and q.answer_type != "mcq")
     q = qset.questions[index]
     _, broken = _swap(qset, index, answer="Nowhere", derivation={**q.derivation, "computed_answer": "Nowhere"})
-    _, reviews = qa_review.review_questions(persona, world, corpus, broken, config)
+    _, reviews = review.review_questions(persona, world, corpus, broken, config)
     assert reviews[index].status == "withdrawn" and reviews[index].reason == "correctness"
 
 
 def test_every_template_is_recomputed(inputs):
     config, persona, world, corpus, qset = inputs
-    store = qa_review.Store(persona, world, corpus, config)
+    store = review.Store(persona, world, corpus, config)
     for q in qset.questions:
         found = store.rerun(q.derivation["generator"], q.derivation["context_as_of"])
         assert found is not None and found.get(
@@ -61,10 +61,10 @@ def test_mcq_gold_and_options_are_checked(inputs):
         pytest.skip("no multiple-choice item on the tiny world")
     q = qset.questions[index]
     _, broken = _swap(qset, index, gold_option=(q.gold_option + 1) % 6)
-    _, reviews = qa_review.review_questions(persona, world, corpus, broken, config)
+    _, reviews = review.review_questions(persona, world, corpus, broken, config)
     assert reviews[index].status == "withdrawn" and reviews[index].reason == "correctness"
     _, broken = _swap(qset, index, options=q.options[:5])
-    _, reviews = qa_review.review_questions(persona, world, corpus, broken, config)
+    _, reviews = review.review_questions(persona, world, corpus, broken, config)
     assert reviews[index].status == "withdrawn"
 
 
@@ -74,7 +74,7 @@ def test_zero_memory_controls_need_no_evidence_but_others_do(inputs):
     assert controls and not {e.question_id for e in qset.evidence} & {q.question_id for q in controls}
     others = {q.question_id for q in qset.questions if q.checkpoint != "zero_memory"}
     stripped = qset.model_copy(update={"evidence": [e for e in qset.evidence if e.question_id not in others]})
-    _, reviews = qa_review.review_questions(persona, world, corpus, stripped, config)
+    _, reviews = review.review_questions(persona, world, corpus, stripped, config)
     assert {r.question_id for r in reviews if r.status == "withdrawn"} == others
 
 
@@ -91,11 +91,11 @@ def test_a_generator_bug_is_caught_by_the_independent_recomputation(inputs, monk
     _, broken = _swap(qset, index, answer=wrong, answer_type="short", options=[], gold_option=None,
                       derivation={**q.derivation, "computed_answer": wrong})
     key = (q.derivation["template"], q.derivation.get("template_question", q.question), q.question_time.isoformat())
-    monkeypatch.setattr(qa_review.Store, "rerun", lambda self, generator, context: {key: [q.answer]})
-    _, reviews = qa_review.review_questions(persona, world, corpus, qset, config)  # the true answer passes
+    monkeypatch.setattr(review.Store, "rerun", lambda self, generator, context: {key: [q.answer]})
+    _, reviews = review.review_questions(persona, world, corpus, qset, config)  # the true answer passes
     assert reviews[index].status == "kept"
-    monkeypatch.setattr(qa_review.Store, "rerun", lambda self, generator, context: {key: [wrong]})
-    _, reviews = qa_review.review_questions(persona, world, corpus, broken, config)
+    monkeypatch.setattr(review.Store, "rerun", lambda self, generator, context: {key: [wrong]})
+    _, reviews = review.review_questions(persona, world, corpus, broken, config)
     assert reviews[index].status == "withdrawn" and reviews[index].reason == "correctness", reviews[index]
     assert any("recomputed independently" in d for d in reviews[index].details)
 
@@ -109,7 +109,7 @@ def test_event_counts_are_recomputed_from_the_events(inputs):
 
     asked = dt.datetime(2024, 3, 11, 9, tzinfo=ZoneInfo("America/New_York"))
     config, persona, world, corpus, qset = inputs
-    store = qa_review.Store(persona, world, corpus, config)
+    store = review.Store(persona, world, corpus, config)
     base = qset.questions[0]
     kinds = {e.kind for e in world.events if e.plan_id is not None and e.valence == "positive"}
     kind = sorted(kinds)[0]
@@ -120,5 +120,5 @@ def test_event_counts_are_recomputed_from_the_events(inputs):
                            "derivation": {"template": "aggregation.conditional_counting.went_well",
                                           "event_ids": [e.event_id for e in listed[:1]],
                                           "window": ["2024-03-01", "2024-03-10"], "as_of": asked.isoformat()}})
-    assert qa_review.independent(store, question) == [(str(len(listed)), f"the count of positive '{kind}' events "
+    assert review.independent(store, question) == [(str(len(listed)), f"the count of positive '{kind}' events "
                                                       "from 2024-03-01 to 2024-03-10")]

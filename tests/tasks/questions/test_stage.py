@@ -15,7 +15,8 @@ from schemas.corpus import Corpus
 from schemas.qa import CHARACTERISTICS, CHECKPOINTS, MCQ_OPTIONS
 from tasks.common.facttext import carries, mentions
 from tasks.questions.assemble import Report
-from tasks.questions.mcq import gold_longest, normalize
+from tasks.questions.mcq import gold_longest
+from tasks.questions.scales import normalize
 from tasks.questions.stage import write_questions
 from tests.tasks.worldfixture import PID, make_config, make_corpus, make_persona, make_world
 

@@ -6,7 +6,7 @@ import datetime as dt
 
 from tasks.common.facttext import carries, mentions
 from tasks.questions import GENERATORS
-from tasks.questions.fact import (
+from tasks.questions.generators.fact import (
     entity_disambiguation,
     multi_hop_traversal,
     negative_constraints,

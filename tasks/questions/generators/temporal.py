@@ -19,7 +19,7 @@ from collections import defaultdict
 from tasks.common.facttext import mentions
 from tasks.common.timeutil import human_date
 from tasks.questions.base import Candidate, QContext, generator
-from tasks.questions.fact import (
+from tasks.questions.generators.kit import (
     NOT_ENTITIES,
     Story,
     as_noun,

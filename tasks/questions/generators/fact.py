@@ -12,8 +12,8 @@
   tried in March did she NOT like?"); the kind's successful entities are the distractors.
 
 Answers are computed from the fact store at the candidate's asked_at; every fact a candidate uses has
-evidence (a turn or chunk that claims and carries it) before that moment. Helpers shared with the
-temporal and aggregation modules (phrasing, story events, evidence, asked_at) live here.
+evidence (a turn or chunk that claims and carries it) before that moment. The helpers (phrasing, story
+events, evidence, asked_at) are the kit's (tasks/questions/generators/kit/).
 """
 
 from __future__ import annotations
@@ -21,115 +21,36 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
 
-from schemas.world import Event, Fact
-from tasks.common.facttext import NOT_AN_EMPLOYER, NOT_AN_OCCUPATION, first_name, is_baseline, mentions
-from tasks.common.timeutil import human_date, local_date, local_datetime
-from tasks.questions.base import Candidate, QContext, Ref, generator
-from tasks.world.standing import ENTITY_FIELDS, TEAMS
+from schemas.world import Fact
+from tasks.common.facttext import first_name
+from tasks.common.timeutil import human_date
+from tasks.questions.base import Candidate, QContext, generator
+from tasks.questions.generators.kit import (
+    NOT_ENTITIES,
+    Story,
+    ask_on,
+    attribute_pool,
+    carried_refs,
+    day_of,
+    entity_pool,
+    histories,
+    known,
+    month_end,
+    month_name,
+    month_start,
+    pool,
+    possessive,
+    refs,
+    state_query,
+    stories,
+    values_of,
+    when,
+    who,
+)
+from tasks.world.standing import TEAMS
 
 # ---------------------------------------------------------------------------------------------- helpers
-
-
-def who(ctx: QContext) -> str:
-    """The persona as questions name them: their first name."""
-    return first_name(ctx.persona.name)
-
-
-def ask_on(ctx: QContext, day: dt.date) -> dt.datetime:
-    """09:00 persona-local on `day` (the time of a mid-timeline question)."""
-    return local_datetime(ctx.persona, day, 9)
-
-
-def when(ctx: QContext, asked_at: dt.datetime) -> dt.datetime | None:
-    """None for the default question time (the framework fills it in), else `asked_at`."""
-    return None if asked_at == ctx.asked_at else asked_at
-
-
-def day_of(ctx: QContext, asked_at: dt.datetime) -> dt.date:
-    """The persona-local day of a question time."""
-    return ctx.day if asked_at == ctx.asked_at else local_date(ctx.persona, asked_at)
-
-
-def known(ctx: QContext, fact_ids: Iterable[str], before: dt.datetime) -> bool:
-    """True when every fact has evidence (claimed and carried) strictly before `before`."""
-    return all(ctx.evidence_for(fid, before) for fid in fact_ids)
-
-
-def refs(ctx: QContext, fact_ids: Iterable[str], before: dt.datetime) -> tuple[Ref, ...]:
-    """Every evidence item of the facts before `before`, deduplicated, in order."""
-    return tuple(dict.fromkeys(r for fid in fact_ids for r in ctx.evidence_for(fid, before)))
-
-
-def carried_refs(ctx: QContext, fact: Fact, before: dt.datetime, limit: int = 3) -> tuple[Ref, ...]:
-    """Evidence for a linking fact: items claiming it, else the earliest items carrying its first (most
-    specific) surface form even without claiming it (a turn saying "my mentor Rizal Wijaya's news ...";
-    the verifier notes such a ref as a warning, evidence_claims_fact)."""
-    claimed = ctx.evidence_for(fact.fact_id, before)
-    if claimed:
-        return tuple(claimed)
-    form = fact.surface_forms[0] if fact.surface_forms else fact.value
-    items = [("turn", t.turn_id, t.timestamp, t.text) for t in ctx.corpus.turns]
-    items += [("chunk", c.chunk_id, c.created_at, c.text) for c in ctx.corpus.chunks]
-    found = sorted((stamp, kind, item_id) for kind, item_id, stamp, text in items
-                   if stamp < before and mentions(text, form))
-    return tuple(Ref(kind, item_id, fact.fact_id) for _, kind, item_id in found[:limit])
-
-
-def pool(values: Iterable[str], answer: str, limit: int = 12) -> tuple[str, ...]:
-    """Distinct distractors in the given order, without the answer (case-insensitively)."""
-    seen = {answer.strip().lower()}
-    out = []
-    for v in values:
-        key = v.strip().lower()
-        if key and key not in seen:
-            seen.add(key)
-            out.append(v)
-    return tuple(out[:limit])
-
-
-def state_query(subject: str, attribute: str, day: dt.date) -> str:
-    """The fact-store query behind a value-at-a-day question."""
-    return (
-        f"SELECT value FROM facts WHERE subject = '{sql(subject)}' AND attribute = '{attribute}' "
-        f"AND valid_from <= '{day}' AND (valid_to IS NULL OR valid_to > '{day}') ORDER BY valid_from DESC LIMIT 1"
-    )
-
-
-def sql(text: str) -> str:
-    """A string literal's body with quotes doubled."""
-    return text.replace("'", "''")
-
-
-def month_name(day: dt.date) -> str:
-    """`March 2024`."""
-    return f"{day:%B} {day.year}"
-
-
-def month_start(day: dt.date) -> dt.date:
-    return day.replace(day=1)
-
-
-def month_end(day: dt.date) -> dt.date:
-    """The last day of `day`'s month."""
-    nxt = (day.replace(day=28) + dt.timedelta(days=4)).replace(day=1)
-    return nxt - dt.timedelta(days=1)
-
-
-NOT_ENTITIES = NOT_AN_EMPLOYER | NOT_AN_OCCUPATION
-"""Values that name no entity (a job "at self-employed"): never asked about as if they were one."""
-
-
-def as_noun(value: str) -> str:
-    """A value as the subject of a sentence: `flat at 82 Elm Road` -> `the flat at 82 Elm Road`."""
-    if value.split(" ", 1)[0] in ("flat", "house") or " course at " in value or value.endswith(" project"):
-        return f"the {value}"
-    return value
-
-
-def possessive(name: str) -> str:
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 AFTER_CHANGE_DAYS = 3
@@ -171,106 +92,6 @@ PERSON_QUESTIONS: dict[str, str] = {
     "milestone": "What did {x} most recently celebrate?",
     "team": "Which team is {x} on?",
 }
-
-
-@dataclass(frozen=True)
-class Story:
-    """A non-baseline event with its plan's title and entity, and the facts it produced."""
-
-    event: Event
-    title: str
-    entity: dict
-    facts: tuple[Fact, ...]
-
-    @property
-    def kind(self) -> str:
-        return self.event.kind
-
-    @property
-    def date(self) -> dt.date:
-        return self.event.date
-
-    @property
-    def fact_ids(self) -> tuple[str, ...]:
-        return tuple(f.fact_id for f in self.facts)
-
-
-def stories(ctx: QContext) -> list[Story]:
-    """Every non-baseline event with facts before the question day, by date (built once per context and
-    day, stored on it: generators ask for it hundreds of times; callers get a fresh list)."""
-    memo = ctx.__dict__.setdefault("_stories", {})
-    if ctx.day not in memo:
-        memo[ctx.day] = _stories(ctx)
-    return list(memo[ctx.day])
-
-
-def _stories(ctx: QContext) -> list[Story]:
-    """`stories`, computed."""
-    plans = {p.plan_id: p for p in ctx.world.plans}
-    produced: dict[str, list[Fact]] = defaultdict(list)
-    for fact in sorted(ctx.world.facts, key=lambda f: f.fact_id):
-        produced[fact.event_id].append(fact)
-    out = []
-    for e in sorted(ctx.world.events, key=lambda e: (e.date, e.event_id)):
-        if is_baseline(e) or not produced[e.event_id] or e.date >= ctx.day:
-            continue
-        plan = plans.get(e.plan_id or "")
-        title = plan.title if plan else e.kind.replace("_", " ")
-        out.append(Story(e, title, dict(plan.entity) if plan else {}, tuple(produced[e.event_id])))
-    return out
-
-
-def unique_titles(items: list[Story]) -> list[Story]:
-    """The stories whose title names exactly one event (so a title identifies it)."""
-    counts = Counter(s.title for s in items)
-    return [s for s in items if counts[s.title] == 1]
-
-
-def histories(ctx: QContext) -> dict[tuple[str, str], list[Fact]]:
-    """(subject, attribute) -> facts by valid_from, only those begun before the question day (what comes
-    later never shapes a question)."""
-    groups: dict[tuple[str, str], list[Fact]] = defaultdict(list)
-    for fact in sorted(ctx.world.facts, key=lambda f: (f.valid_from, f.fact_id)):
-        if fact.valid_from < ctx.day:
-            groups[(fact.subject, fact.attribute)].append(fact)
-    return groups
-
-
-PEOPLE_FIELDS = frozenset({"friend", "relative", "person", "companion", "partner", "colleague", "date_name"})
-ATTRIBUTE_FIELDS = {"favourite_cafe": "cafe", "disliked_cafe": "cafe", "doctor": "doctor", "gym": "gym",
-                    "grocery_shop": "market", "team": "team"}
-"""Persona attributes whose values are plan entities of one field (for same-form distractors)."""
-
-
-def entity_pool(ctx: QContext, field_name: str | None) -> list[str]:
-    """Same-form names for a plan-entity field: that field's values in every plan made before the question
-    day, then world entities of the field's role (all cafés for `cafe`, all doctors for `doctor`)."""
-    if field_name is None:
-        return []
-    if field_name == "team":
-        return list(TEAMS)
-    names = [p.entity[field_name] for p in sorted(ctx.world.plans, key=lambda p: p.plan_id)
-             if p.entity.get(field_name) and p.created_on < ctx.day]
-    role = ENTITY_FIELDS.get(field_name, ("", ""))[1]
-    names += [e.name for e in ctx.world.entities if role and e.role == role and e.first_seen < ctx.day]
-    if field_name in PEOPLE_FIELDS:  # other people the persona knows
-        names += [r.name for r in ctx.persona.profile.relationships]
-        names += [e.name for e in ctx.world.entities
-                  if e.kind == "person" and e.first_seen < ctx.day and not e.name.startswith("Dr.")]
-    return [n for n in names if n not in NOT_ENTITIES]
-
-
-def attribute_pool(ctx: QContext, attribute: str) -> list[str]:
-    """Same-form values for a persona attribute from the plans and entities (homes from planned moves)."""
-    if attribute == "home":
-        return [f"flat at {a}" for a in entity_pool(ctx, "address")]
-    return entity_pool(ctx, ATTRIBUTE_FIELDS.get(attribute))
-
-
-def values_of(ctx: QContext, attribute: str) -> list[str]:
-    """Every value the attribute takes in the world, in fact order (a distractor family)."""
-    return [f.value for f in sorted(ctx.world.facts, key=lambda f: f.fact_id)
-            if f.attribute == attribute and f.valid_from < ctx.day]
 
 
 def roles(ctx: QContext, day: dt.date) -> dict[str, tuple[str, Fact]]:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from tasks.common.facttext import fits_slot
 from tasks.common.timeutil import human_date
 from tasks.questions.base import Candidate, QContext, generator
-from tasks.questions.fact import (
+from tasks.questions.generators.kit import (
     Story,
     ask_on,
     attribute_pool,
@@ -78,7 +78,6 @@ KIND_TEXT: dict[str, KindText] = {
     "run_race": KindText("races", "run a race", "race", "race"),
     "join_gym": KindText("gym sign-ups", "try to join a gym", "gym", "gym"),
 }
-
 MID_DELAY_DAYS = 7
 """A windowed question is asked this many days after its window closes (when its evidence is all in)."""
 YES_POOL = ("Yes, once", "Yes, twice", "Yes, three times", "Yes, four times", "Yes, five times")

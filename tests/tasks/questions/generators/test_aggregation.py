@@ -5,7 +5,12 @@ from __future__ import annotations
 
 from tasks.common.facttext import mentions
 from tasks.questions import GENERATORS
-from tasks.questions.aggregation import absence_detection, conditional_counting, extreme_value, trend_analysis
+from tasks.questions.generators.aggregation import (
+    absence_detection,
+    conditional_counting,
+    extreme_value,
+    trend_analysis,
+)
 from tests.tasks.qgen_world import EVENTS, ME, build_corpus, build_world, by_question, context
 
 AGGREGATION = ("conditional_counting", "trend_analysis", "extreme_value", "absence_detection")

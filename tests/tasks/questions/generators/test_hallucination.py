@@ -9,14 +9,9 @@ import pytest
 
 from tasks.common.facttext import mentions
 from tasks.questions import GENERATORS
-from tasks.questions.hallucination import (
-    NO_RECORD,
-    contextual_contradiction,
-    fabrication,
-    misattribution,
-    preference_conflict,
-    world_text,
-)
+from tasks.questions.generators.hallucination.conflicts import contextual_contradiction, preference_conflict
+from tasks.questions.generators.hallucination.premises import NO_RECORD, fabrication, misattribution
+from tasks.questions.generators.kit import world_text
 from tests.tasks.qgen_premise_world import build_corpus, build_world, context, with_later
 from tests.tasks.worldfixture import make_persona
 

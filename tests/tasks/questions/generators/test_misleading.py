@@ -11,9 +11,9 @@ import pytest
 from tasks.common.facttext import mentions
 from tasks.common.timeutil import human_date, local_date
 from tasks.questions import GENERATORS
-from tasks.questions.misleading import (
+from tasks.questions.generators.kit import active_constraints
+from tasks.questions.generators.misleading import (
     CONFLICT_REQUESTS,
-    active_constraints,
     conflict_candidate,
     implicit_state_conflict,
     proactive_response,

@@ -1,12 +1,13 @@
-"""Mixed generators (tasks/questions/mixed.py) over the hand-built corpus of tests/tasks/qgen_docs_world.py."""
+"""Mixed generators (tasks/questions/generators/mixed.py) over the hand-built corpus of
+tests/tasks/qgen_docs_world.py."""
 
 from __future__ import annotations
 
 import pytest
 
 from tasks.common.facttext import mentions
-from tasks.questions import mixed
 from tasks.questions.base import Candidate, QContext, Ref
+from tasks.questions.generators import mixed
 from tests.tasks.qgen_docs_world import PID, make_context
 
 GENERATORS = {

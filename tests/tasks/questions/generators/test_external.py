@@ -1,22 +1,23 @@
-"""External generators (tasks/questions/external.py) over the hand-built corpus of tests/tasks/qgen_docs_world.py
-and over the real (offline) sources stage run on worldfixture's world."""
+"""External generators (tasks/questions/generators/external/) over the hand-built corpus of
+tests/tasks/qgen_docs_world.py and over the real (offline) sources stage run on worldfixture's world."""
 
 from __future__ import annotations
 
 import pytest
 
-from tasks.questions import external
 from tasks.questions.base import Candidate, QContext, Ref
+from tasks.questions.generators import kit
+from tasks.questions.generators.external import documents, emails
 from tasks.sources.reports import cell
 from tests.tasks.qgen_docs_world import BUDGET, BUDGET_V2, PID, SESSIONS, make_context
 
 GENERATORS = {
-    "external.attachment_fact_retrieval": external.attachment_fact_retrieval,
-    "external.table_reasoning": external.table_reasoning,
-    "external.structural_navigation": external.structural_navigation,
-    "external.table_aggregation": external.table_aggregation,
-    "external.email_cross_time_count": external.email_cross_time_count,
-    "external.email_localization": external.email_localization,
+    "external.attachment_fact_retrieval": documents.attachment_fact_retrieval,
+    "external.table_reasoning": documents.table_reasoning,
+    "external.structural_navigation": documents.structural_navigation,
+    "external.table_aggregation": documents.table_aggregation,
+    "external.email_cross_time_count": emails.email_cross_time_count,
+    "external.email_localization": emails.email_localization,
 }
 
 
@@ -43,7 +44,7 @@ def test_every_generator_is_registered():
 
 
 def test_attachment_fact_retrieval_answers_what_the_document_states(ctx):
-    cands = external.attachment_fact_retrieval(ctx)
+    cands = documents.attachment_fact_retrieval(ctx)
     city = one(cands, "external.attachment_fact_retrieval.journal", "journal entry of March 6, 2024", "city")
     assert city.answer == "Cambridge"
     assert city.evidence == (Ref("chunk", f"{PID}-d0006-c01", f"{PID}-f0007"),)
@@ -57,7 +58,7 @@ def test_attachment_fact_retrieval_answers_what_the_document_states(ctx):
 
 
 def test_table_reasoning_reads_one_cell_from_the_ground_truth_table(ctx):
-    cands = external.table_reasoning(ctx)
+    cands = documents.table_reasoning(ctx)
     tables = {"Household budget for March\"": BUDGET, "(revised)": BUDGET_V2, "Ceramics log": SESSIONS}
     assert {c.template for c in cands} == {"external.table_reasoning.budget", "external.table_reasoning.training_log"}
     for c in cands:
@@ -68,11 +69,11 @@ def test_table_reasoning_reads_one_cell_from_the_ground_truth_table(ctx):
         assert c.evidence and all(r.fact_id is None for r in c.evidence)
         assert all(c.answer in chunk(ctx, r.item_id) and str(row[0]) in chunk(ctx, r.item_id) for r in c.evidence)
         assert c.answer not in c.distractors and c.distractors
-    assert sum("Household budget for March\" of" in c.question for c in cands) <= external.CELLS_PER_TABLE
+    assert sum("Household budget for March\" of" in c.question for c in cands) <= documents.CELLS_PER_TABLE
 
 
 def test_table_aggregation_computes_over_every_row(ctx):
-    cands = external.table_aggregation(ctx)
+    cands = documents.table_aggregation(ctx)
     top = one(cands, "external.table_aggregation.highest_row", "Household budget for March\" of", "actual spending")
     assert top.answer == "Housing" and top.all_instances
     # every chunk holding a body row of the table (the rows span three chunks)
@@ -87,7 +88,7 @@ def test_table_aggregation_computes_over_every_row(ctx):
 
 
 def test_structural_navigation_sections_revisions_and_replies(ctx):
-    cands = external.structural_navigation(ctx)
+    cands = documents.structural_navigation(ctx)
     assert one(cands, "external.structural_navigation.section_of_fact", "city").answer == "Moving day"
     raise_ = one(cands, "external.structural_navigation.section_of_fact", "raise request")
     assert raise_.answer == "The raise talk" and raise_.distractors == ("Moving day",)
@@ -102,7 +103,7 @@ def test_structural_navigation_sections_revisions_and_replies(ctx):
 
 
 def test_email_cross_time_count_counts_every_email_in_the_window(ctx):
-    cands = external.email_cross_time_count(ctx)
+    cands = emails.email_cross_time_count(ctx)
     priya = one(cands, "external.email_cross_time_count.from", "Priya Shah")
     assert priya.question.endswith("send Maya in March 2024 so far?")  # a month span, no day numbers
     assert priya.answer == "2" and priya.all_instances
@@ -116,7 +117,7 @@ def test_email_counts_carry_no_day_numbers_so_a_count_of_1_is_asked(ctx):
     filter drops none and a count of 1 is asked (review finding 11)."""
     import re
 
-    cands = [c for c in external.email_cross_time_count(ctx) if c.template != "external.email_cross_time_count.thread"]
+    cands = [c for c in emails.email_cross_time_count(ctx) if c.template != "external.email_cross_time_count.thread"]
     daniel = one(cands, "external.email_cross_time_count.from", "Daniel Okafor")
     assert daniel.answer == "1"
     assert daniel.question == "How many emails did Daniel Okafor send Maya in March 2024 so far?"
@@ -129,15 +130,15 @@ def test_month_span_wording():
     import datetime as dt
 
     d = dt.date
-    assert external.month_span(d(2024, 3, 1), d(2024, 3, 31), d(2024, 5, 1)) == "in March 2024"
-    assert external.month_span(d(2024, 3, 1), d(2024, 4, 30), d(2024, 4, 12)) == "from March to April 2024 so far"
-    assert external.month_span(d(2024, 12, 1), d(2025, 1, 31), d(2025, 3, 1)) == "from December 2024 to January 2025"
-    assert external.month_windows(d(2024, 3, 5), d(2024, 4, 12)) == [
+    assert kit.month_span(d(2024, 3, 1), d(2024, 3, 31), d(2024, 5, 1)) == "in March 2024"
+    assert kit.month_span(d(2024, 3, 1), d(2024, 4, 30), d(2024, 4, 12)) == "from March to April 2024 so far"
+    assert kit.month_span(d(2024, 12, 1), d(2025, 1, 31), d(2025, 3, 1)) == "from December 2024 to January 2025"
+    assert kit.month_windows(d(2024, 3, 5), d(2024, 4, 12)) == [
         (d(2024, 3, 1), d(2024, 3, 31)), (d(2024, 4, 1), d(2024, 4, 30)), (d(2024, 3, 1), d(2024, 4, 30))]
 
 
 def test_email_localization_dates_and_subjects(ctx):
-    cands = external.email_localization(ctx)
+    cands = emails.email_localization(ctx)
     pottery = one(cands, "external.email_localization.date", "Priya Shah email Maya", "pottery")
     assert pottery.answer == "2024-03-05" and pottery.fact_ids == (f"{PID}-f0006",)
     assert "2024-03-05" not in pottery.distractors and len(pottery.distractors) >= 5
@@ -160,7 +161,7 @@ def test_deterministic_and_no_answer_in_question(ctx):
         assert first and first == again, key
         for c in first:
             assert c.category == "external" and c.characteristics[0] == key.split(".")[1]
-            assert c.extra.get("options_in_question") or not external.mentions(c.question, c.answer), c.question
+            assert c.extra.get("options_in_question") or not kit.mentions(c.question, c.answer), c.question
             assert c.answer not in c.distractors
             assert {r.fact_id for r in c.evidence if r.fact_id} <= set(c.fact_ids), c.question
             assert c.evidence and c.extra["doc_ids"]
@@ -206,7 +207,7 @@ def test_email_localization_never_states_a_non_employer():
              for f in base.world.facts]
     odd = QContext(base.config, base.persona, base.world.model_copy(update={"facts": facts}), base.corpus,
                    base.asked_at, base.day)
-    assert any(c.extra.get("doc_ids") for c in external.email_localization(base)
+    assert any(c.extra.get("doc_ids") for c in emails.email_localization(base)
                if c.template == "external.email_localization.thread_subject" and "pet" in c.question)
     for fn in GENERATORS.values():
         for c in fn(odd):
@@ -216,22 +217,22 @@ def test_email_localization_never_states_a_non_employer():
 
 def test_document_view_is_built_once_per_context(monkeypatch):
     """Every external and mixed generator shares one DocView per context (review finding 12)."""
-    from tasks.questions import mixed
+    from tasks.questions.generators import mixed
 
     built = []
-    init = external.DocView.__post_init__
-    monkeypatch.setattr(external.DocView, "__post_init__", lambda self: (built.append(self), init(self))[1])
+    init = kit.DocView.__post_init__
+    monkeypatch.setattr(kit.DocView, "__post_init__", lambda self: (built.append(self), init(self))[1])
     ctx = make_context()
     fns = list(GENERATORS.values()) + [mixed.relative_positioning, mixed.contextual_retrieval,
                                        mixed.post_modification_analysis]
     for fn in fns:
         fn(ctx)
-    assert len(built) == 1 and external.doc_view(ctx) is built[0]
-    external.doc_view(make_context())
+    assert len(built) == 1 and kit.doc_view(ctx) is built[0]
+    kit.doc_view(make_context())
     assert len(built) == 2  # a new context gets its own view
 
 
 def test_dedupe_keeps_first_seen_distinct_values_not_overlapping_the_answer():
     values = ["7", "", "12", "7", "3", "12", "Acme Labs", "Acme", "9", "10", "11", "13", "14", "15", "16"]
-    assert external.dedupe(values, "Acme", limit=6) == ("7", "12", "3", "9", "10", "11")
-    assert external.dedupe(["a", "b", "a"], "c") == ("a", "b")
+    assert kit.dedupe(values, "Acme", limit=6) == ("7", "12", "3", "9", "10", "11")
+    assert kit.dedupe(["a", "b", "a"], "c") == ("a", "b")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tasks.common.facttext import mentions
 from tasks.questions import GENERATORS
-from tasks.questions.temporal import (
+from tasks.questions.generators.temporal import (
     implicit_temporal_lookup,
     indirect_identification,
     long_horizon_synthesis,

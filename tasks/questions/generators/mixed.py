@@ -21,16 +21,16 @@ from schemas.world import Fact
 from tasks.common.facttext import attribute_phrase, first_name, fits_slot, mentions
 from tasks.common.timeutil import human_date, local_date
 from tasks.questions.base import Candidate, QContext, Ref
-from tasks.questions.external import (
+from tasks.questions.generators.kit import (
     NOISE_KINDS,
     DocView,
+    attribute_of,
     be,
     dedupe,
     doc_view,
     leaks,
     number_distractors,
     party,
-    possessive,
     registered,
     value_pool,
 )
@@ -69,7 +69,7 @@ def unique_values(ctx: QContext) -> set[str]:
 
 def told(ctx: QContext, fact: Fact) -> str:
     """`Maya's city is Boston` (what the persona told the assistant)."""
-    return f"{possessive(ctx, fact)} {be(fact.value)}"
+    return f"{attribute_of(ctx, fact)} {be(fact.value)}"
 
 
 def facts_of_refs(refs: tuple[Ref, ...]) -> tuple[str, ...]:
@@ -220,7 +220,7 @@ def modification(ctx: QContext, view: DocView, turns: TurnView, old: Fact, new: 
     doc, chunks = anchors[0]
     label, first, when = view.label(doc) or "", view.first, human_date(new.valid_from)
     doc_refs = tuple(Ref("chunk", c.chunk_id, new.fact_id) for c in chunks)
-    what = possessive(ctx, new)
+    what = attribute_of(ctx, new)
     extra = {"doc_ids": [doc.doc_id], "superseded_fact_ids": [old.fact_id], "event_ids": [new.event_id],
              "changed_on": new.valid_from.isoformat()}
     query = (f"SELECT o.value, n.value FROM facts n JOIN facts o ON o.subject = n.subject AND o.attribute = "

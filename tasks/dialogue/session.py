@@ -1,0 +1,413 @@
+"""Dialogue step 4 and 5 (see tasks/dialogue/stage.py): `SessionWriter` writes one day's topics as turns
+(opening, reply, follow-ups) through the gateway, checks each turn as it is written and repairs or drops
+the failing ones; the attachment context, fallback wordings and turn gaps it uses."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from schemas.config import BuildConfig
+from schemas.corpus import Document, FactCheck, Session, TimeRef, Turn, TurnText
+from schemas.profile import Persona
+from schemas.world import Fact, World
+from tasks.common.facttext import (
+    attribute_phrase,
+    capital,
+    carried_ids,
+    carries,
+    carries_first,
+    clause,
+    event_context,
+    event_title,
+    first_name,
+    holder,
+    mentions,
+    must_include,
+    persona_context,
+    style_context,
+)
+from tasks.common.rng import rng_for
+from tasks.common.timeutil import human_date, local_date
+from tasks.dialogue.bullets import EMOJI, SENTENCE, STAGE
+from tasks.dialogue.shape import shape_of, shifted_formality
+from tasks.dialogue.topics import Topic
+from tasks.dialogue.verify import Problem, TurnScope, heard_in, turn_problems, visible
+from tasks.llm.gateway import CallSpec
+from tasks.llm.rounds import Chain
+
+FALLBACK_ASKS = {
+    "information_sharing": "I just wanted to tell you.",
+    "advice_seeking": "What would you suggest?",
+    "status_update": "Just keeping you posted.",
+    "scheduling": "Can you help me plan around it?",
+    "attachment_consultation": "Could you help me make sense of it?",
+}
+FALLBACK_FOLLOWUP = "Could you say a bit more about that?"
+FALLBACK_REPLY = (
+    "Thank you for telling me.", "That sounds like a lot to think about.",
+    "It may help to write down the next small step and when you want to take it.",
+    "Keeping a short note of how things go can make the next decision easier.",
+    "It is fine to take this one step at a time.", "I am happy to help you think it through.",
+    "If anything changes, tell me and we can adjust the plan together.",
+    "Would you like to go through the options together?",
+)
+
+
+class SessionWriter:
+    """Writes one session's turns, keeping its clock, the conversation so far and its repair notes.
+
+    Its writing methods are call chains: they yield each model call and receive its output.
+    """
+
+    def __init__(self, config: BuildConfig, persona: Persona, world: World, documents: Sequence[Document],
+                 session: Session, facts: dict[str, Fact], live: bool) -> None:
+        self.config, self.persona, self.world = config, persona, world
+        self.documents = {d.doc_id: d for d in documents}
+        self.session, self.facts, self.live = session, facts, live
+        self.day = local_date(persona, session.started_at)
+        self.rng = rng_for(config.seed, persona.persona_id, STAGE, self.day, f"clock:{session.session_id}")
+        self.clock = session.started_at
+        self.turns: list[Turn] = []
+        self.notes: list[dict[str, str]] = []
+        self.refs: list[TimeRef] = []
+        """Time refs recorded so far on the current topic (its opening's `when` and callback)."""
+
+    def write(self, topics: list[tuple[Topic, dt.datetime]]) -> Chain[tuple[list[Turn], list[dict[str, str]]]]:
+        """All turns of the session, topic by topic, and the notes on what was repaired or dropped."""
+        for topic, start in topics:
+            self.clock = max(self.clock, start)
+            yield from self.topic(topic)
+        return self.turns, self.notes
+
+    def topic(self, topic: Topic) -> Chain[None]:
+        self.refs = []
+        opening = yield from self.user_turn(topic, "initial", 0)
+        if opening is None:
+            return
+        self.refs = list(opening.time_refs)
+        yield from self.assistant_turn(topic, "filler" if topic.filler else "initial")
+        rounds = 0 if topic.recall else self.config.stages.dialogue.followups
+        if topic.filler:
+            rounds = min(rounds, 1 if self.rng.random() < 0.5 else 0)
+        for k in range(1, rounds + 1):
+            if (yield from self.user_turn(topic, "followup", k)) is None:
+                return
+            yield from self.assistant_turn(topic, "filler" if topic.filler else "followup")
+
+    # user turns
+
+    def user_turn(self, topic: Topic, kind: str, k: int) -> Chain[Turn | None]:
+        """A user turn that passes the checks: up to max_attempts wordings, then a template, else none."""
+        turn_kind = "filler" if topic.filler else kind
+        prompt = {"filler": "user_turn_filler", "initial": "user_turn_initial"}.get(turn_kind, "user_turn_followup")
+        prompt = "user_turn_callback" if topic.recall else prompt
+        context = self.user_context(topic, turn_kind, k)
+        attempts = self.config.stages.dialogue.max_attempts
+        problems: list[Problem] = []
+        for sample in range(attempts):
+            text = yield from self.generate(prompt, context, sample)
+            turn, contradicted = yield from self.user_draft(topic, turn_kind, self.repaired(topic, turn_kind, text))
+            problems = contradicted + self.problems(turn, topic)
+            if not problems:
+                return self.commit(turn)
+            self.note(topic, turn, problems, "info", f"wording {sample + 1} of {attempts} rejected; regenerated")
+        turn, contradicted = yield from self.user_draft(topic, turn_kind, self.template_text(topic, turn_kind))
+        if not contradicted + self.problems(turn, topic):
+            self.note(topic, turn, problems, "warning", "every wording was rejected; used the rule template")
+            return self.commit(turn)
+        self.note(topic, None, problems, "warning", f"dropped the rest of the topic at its {turn_kind} turn")
+        return None
+
+    def user_context(self, topic: Topic, kind: str, k: int) -> dict[str, Any]:
+        style = style_context(self.persona)
+        style["formality"] = shifted_formality(float(style["formality"]), topic.category, kind)
+        lo, hi = shape_of(topic.category, kind).user_sentences
+        context: dict[str, Any] = {
+            "persona": persona_context(self.persona), "style": style, "category": topic.category,
+            "history": self.history(), "length": {"min_sentences": lo, "max_sentences": hi},
+            "date": human_date(self.day), "part_of_day": self.part_of_day(),
+        }
+        if kind == "filler":
+            return context | {"filler": dict(topic.filler or {})}
+        if topic.recall is not None:
+            return context | {"recall": topic.recall.context()}
+        event = event_context(topic.event, self.world) if topic.event else {}
+        if topic.intro:
+            event |= {"title": "my background", "kind": "introduction"}
+        attachment = attachment_context(topic.doc, self.persona, self.facts)
+        if kind == "followup":
+            last = next((t.text for t in reversed(self.turns) if t.role == "assistant"), "")
+            return context | {"event": event, "followup_index": k, "last_assistant": last,
+                              "paraphrase": self.paraphrase(topic), "attachment": attachment}
+        facts = self.bullet_facts(topic)
+        return context | {
+            "event": event, "attachment": attachment,
+            "facts": [{"clause": self.fact_clause(topic, f), "must_include": must_include(f)} for f in facts],
+            "detail": None if facts or topic.bullet is None else topic.bullet.text,
+            "when": topic.when.phrase if topic.when else None,
+            "callback": ({"phrase": topic.callback.phrase, "title": topic.callback_title,
+                          "paraphrase": topic.callback_paraphrase} if topic.callback else None),
+            "intro": topic.intro,
+        }
+
+    def fact_clause(self, topic: Topic, fact: Fact) -> str:
+        """The clause stating a fact; for background, the persona's own sentence that carries it."""
+        if topic.intro and topic.event is not None:
+            for line in SENTENCE.split(EMOJI.sub("", topic.event.narrative)):
+                if carries_first(line, fact):
+                    return line.strip().rstrip(".!")
+        return clause(fact, self.persona, "first")
+
+    def repaired(self, topic: Topic, kind: str, text: str) -> str:
+        """Deterministic repairs of an opening turn: the upload marker first, left-out facts appended."""
+        if kind != "initial":
+            return text
+        if topic.doc is not None and f"[Upload {topic.doc.doc_id}]" not in text:
+            text = f"[Upload {topic.doc.doc_id}] {text}"
+        missing = [f for f in self.bullet_facts(topic) if f.surface_forms and not carries_first(text, f)]
+        return " ".join([text] + [f"{capital(clause(f, self.persona, 'first'))}." for f in missing])
+
+    def template_text(self, topic: Topic, kind: str) -> str:
+        """The rule-built wording used when every model wording failed its checks."""
+        if kind == "filler":
+            return f"Unrelated question: could you help me with {(topic.filler or {}).get('topic', 'something')}?"
+        if topic.recall is not None:
+            return f"{capital(topic.recall.phrase)} has been on my mind again. {FALLBACK_ASKS[topic.category]}"
+        if kind == "followup":
+            return FALLBACK_FOLLOWUP
+        parts = [f"[Upload {topic.doc.doc_id}]"] if topic.doc else []
+        if topic.when and topic.event:
+            parts.append(f"{capital(topic.when.phrase)} I set out to {event_title(topic.event, self.world.plans)}.")
+        if topic.callback:
+            parts.append(f"{capital(topic.callback.phrase)} I set out to {topic.callback_title}.")
+        facts = self.bullet_facts(topic)
+        parts += [f"{capital(clause(f, self.persona, 'first'))}." for f in facts]
+        if not facts and topic.bullet is not None:
+            parts.append(topic.bullet.text)
+        parts.append(FALLBACK_ASKS[topic.category])
+        return " ".join(parts)
+
+    def user_draft(self, topic: Topic, kind: str, text: str) -> Chain[tuple[Turn, list[Problem]]]:
+        """The turn `text` would become (not yet added): its claims, time references and paraphrases, and
+        the facts a live model judged it to contradict."""
+        facts = self.bullet_facts(topic) if kind != "filler" else []
+        refs = [r for r in (topic.when, topic.callback) if r is not None and kind == "initial" and
+                relativetime_in(text, r.phrase)]
+        paraphrased: list[str] = []
+        contradicted: list[Problem] = []
+        if kind == "followup" and facts:
+            phrase = self.paraphrase(topic)
+            unclaimed = [f for f in facts if not carries(text, f)]
+            if phrase and mentions(text, phrase):
+                paraphrased = [f.fact_id for f in unclaimed]
+            elif self.live and unclaimed:
+                paraphrased, contradicted = yield from self.checked_paraphrases(text, unclaimed)
+        if topic.recall is not None:
+            said = mentions(text, topic.recall.phrase)
+            paraphrased = [topic.recall.fact_id] if said else []
+            contradicted += [] if said else [Problem("recall_phrase", f"the callback must say {topic.recall.phrase!r}")]
+        missing = [r for r in (topic.when, topic.callback) if r is not None and kind == "initial" and r not in refs]
+        contradicted += [Problem("time_ref_in_text", f"the opening must say {r.phrase!r} (the event was on {r.date})")
+                         for r in missing]
+        return self.draft("user", text, topic, kind, carried_ids(text, facts), refs, paraphrased), contradicted
+
+    def checked_paraphrases(self, text: str, facts: list[Fact]) -> Chain[tuple[list[str], list[Problem]]]:
+        """With a live model (the fact_check prompt): the facts `text` refers to without a surface form, and a
+        problem for each fact it contradicts."""
+        referred, contradicted = [], []
+        for fact in facts:
+            context = {"text": text, "fact": {"clause": clause(fact, self.persona, "first"), "value": fact.value,
+                                              "surface_forms": list(fact.surface_forms)}}
+            verdict = yield CallSpec("fact_check", context, FactCheck, STAGE, self.persona.persona_id)
+            if verdict.contradicts:
+                contradicted.append(Problem("turn_contradicts_fact", f"the model judged the turn to contradict "
+                                            f"{fact.fact_id} ({fact.value!r})"))
+            elif verdict.refers:
+                referred.append(fact.fact_id)
+        return referred, contradicted
+
+    # assistant turns
+
+    def assistant_turn(self, topic: Topic, kind: str) -> Chain[None]:
+        """The assistant's reply: up to max_attempts wordings, then a safe rule-built reply."""
+        lo, hi = shape_of(topic.category, kind).reply_words
+        context = {
+            "user_first_name": first_name(self.persona.name), "category": topic.category,
+            "tone": topic.event.valence if topic.event else "neutral",
+            "history": self.history(before_last=True), "user_message": self.turns[-1].text, "turn_kind": kind,
+            "attachment": attachment_context(topic.doc, self.persona, self.facts),
+            "mentioned": self.mentioned(), "filler": dict(topic.filler) if topic.filler else None,
+            "min_words": lo, "max_words": hi, "date": human_date(self.day), "part_of_day": self.part_of_day(),
+        }
+        attempts = self.config.stages.dialogue.max_attempts
+        problems: list[Problem] = []
+        for sample in range(attempts):
+            text = yield from self.generate("assistant_turn", context, sample)
+            turn = self.draft("assistant", text, topic, kind, [], [], [])
+            problems = self.problems(turn, topic)
+            if not problems:
+                self.commit(turn)
+                return
+            self.note(topic, turn, problems, "info", f"wording {sample + 1} of {attempts} rejected; regenerated")
+        self.commit(self.draft("assistant", fallback_reply(lo), topic, kind, [], [], []))
+        self.note(topic, self.turns[-1], problems, "warning", "every wording was rejected; used a generic reply")
+
+    # shared
+
+    def draft(self, role: str, text: str, topic: Topic, kind: str, fact_ids: list[str], refs: list[TimeRef],
+              paraphrased: list[str]) -> Turn:
+        """A turn at the clock's next tick (the clock only moves when the turn is committed)."""
+        return Turn(
+            turn_id=f"{self.session.session_id}-t{len(self.turns) + 1:02d}",
+            session_id=self.session.session_id, persona_id=self.persona.persona_id,
+            timestamp=self.next_tick(role), role=role, text=text.strip(),
+            bullet_id=topic.bullet.bullet_id if topic.bullet else None,
+            doc_ids=[topic.doc.doc_id] if topic.doc and kind != "filler" else [],
+            fact_ids=fact_ids, category=topic.category, kind=kind if kind in ("initial", "followup") else "filler",
+            time_refs=refs, paraphrase_ids=paraphrased, callback_of=topic.recall.fact_id if topic.recall else None,
+        )
+
+    def next_tick(self, role: str) -> dt.datetime:
+        """The clock plus a role-dependent gap drawn from a copy of the session RNG (no draw is spent)."""
+        state = self.rng.getstate()
+        moment = self.clock + turn_gap(role, self.rng, self.clock.timetz() > dt.time(22, 30, tzinfo=self.clock.tzinfo))
+        self.rng.setstate(state)
+        return moment
+
+    def commit(self, turn: Turn) -> Turn:
+        """Add the turn and move the clock to it (spending the gap's draw)."""
+        turn_gap(turn.role, self.rng, False)
+        self.clock = turn.timestamp
+        self.turns.append(turn)
+        return turn
+
+    def problems(self, turn: Turn, topic: Topic) -> list[Problem]:
+        """What the verifier would reject in `turn` (tasks/dialogue/verify.py), with the same scope the final
+        verifier builds (scopes_for): what the assistant sees of the session and the recorded time refs."""
+        session = [*self.turns, turn]
+        heard = heard_in(visible(session, len(session) - (1 if turn.role == "assistant" else 0), self.window),
+                         self.documents)
+        refs = [*self.refs, *turn.time_refs]
+        dates = tuple(dict.fromkeys([topic.event.date] if topic.event else []) | dict.fromkeys(r.date for r in refs))
+        scope = TurnScope(persona=self.persona, facts=self.facts, day=self.day, heard=heard,
+                          documents=self.documents, topic_dates=dates, topic_text=self.topic_text(topic, refs))
+        return [p for p in turn_problems(turn, scope) if p.check != "assistant_length"]
+
+    def topic_text(self, topic: Topic, refs: Sequence[TimeRef]) -> str:
+        """Titles and narratives of the events the topic is about (what they name is known that day)."""
+        events = {e.event_id: e for e in self.world.events}
+        ids = [topic.event.event_id if topic.event else None] + [r.event_id for r in refs]
+        return "\n".join(f"{event_title(events[i], self.world.plans)}\n{events[i].narrative}"
+                         for i in dict.fromkeys(ids) if i in events)
+
+    def note(self, topic: Topic, turn: Turn | None, problems: Sequence[Problem], severity: str, action: str) -> None:
+        """One finding per failed check: on the turn that shipped, else on the topic's bullet (or session)."""
+        shipped = turn is not None and severity == "warning"
+        artifact = turn.turn_id if shipped else topic.bullet.bullet_id if topic.bullet else self.session.session_id
+        for check in dict.fromkeys(p.check for p in problems):
+            message = f"{action}: " + "; ".join(p.message for p in problems if p.check == check)
+            self.notes.append({"artifact_id": artifact, "check": check, "severity": severity, "message": message,
+                               "suggestion": "see tasks/dialogue/verify.py for the check"})
+
+    def bullet_facts(self, topic: Topic) -> list[Fact]:
+        return [self.facts[i] for i in topic.bullet.fact_ids] if topic.bullet else []
+
+    def paraphrase(self, topic: Topic) -> str | None:
+        """How a follow-up may refer to the topic's fact without its value: `my new gym`."""
+        facts = self.bullet_facts(topic)
+        if not facts or topic.intro:
+            return None
+        attribute = attribute_phrase(facts[0].attribute)
+        fresh = "" if attribute.split()[0] in ("new", "last", "latest", "current", "recent", "next") else "new "
+        return f"{holder(facts[0], self.persona, 'first')} {fresh}{attribute}"
+
+    @property
+    def window(self) -> int:
+        return self.config.stages.dialogue.context_window
+
+    def history(self, before_last: bool = False) -> list[dict[str, str]]:
+        """The `context_window` turns of the session before the next turn (or before the message the
+        assistant answers, `before_last`), oldest first."""
+        turns = self.turns[:-1] if before_last else self.turns
+        return [{"role": t.role, "text": t.text} for t in turns[len(turns) - self.window:]] if self.window else []
+
+    def part_of_day(self) -> str:
+        """`morning`, `afternoon` or `evening` on the session's clock."""
+        hour = self.clock.hour
+        return "morning" if hour < 12 else "afternoon" if hour < 17 else "evening"
+
+    def mentioned(self) -> list[str]:
+        """Phrases the assistant may repeat: the first surface forms of the facts stated in what it sees of
+        the session (the context window and the message it answers: user turns and cited documents)."""
+        seen = visible(self.turns, len(self.turns), self.window)
+        heard = heard_in(seen, self.documents)
+        ids = dict.fromkeys(i for t in seen if t.role == "user" for i in t.fact_ids)
+        ids.update(dict.fromkeys(i for t in seen for d in t.doc_ids if d in self.documents
+                                 for i in self.documents[d].fact_ids if i in self.facts))
+        return [must_include(self.facts[i]) for i in ids if mentions(heard, must_include(self.facts[i]))]
+
+    def generate(self, prompt: str, context: dict[str, Any], sample: int = 0) -> Chain[str]:
+        """One model call: yielded to the round runner, which sends back the validated output."""
+        out = yield CallSpec(prompt, context, TurnText, STAGE, self.persona.persona_id, sample)
+        return out.text.strip()
+
+
+def relativetime_in(text: str, phrase: str) -> bool:
+    """True when the relative-time phrase occurs in `text` (whole words, any case)."""
+    return mentions(text, phrase)
+
+
+HEADING = re.compile(r"^\s*#{1,3}\s+(.+?)\s*$|<h[1-3][^>]*>(.*?)</h[1-3]>", re.MULTILINE | re.IGNORECASE)
+
+
+def attachment_context(doc: Document | None, persona: Persona, facts: dict[str, Fact]) -> dict[str, Any] | None:
+    """What the prompts may say about a shared document: id, title, sender, a description, its section
+    headings, its points (the facts it states, in the user's words) and its tables' captions and columns."""
+    if doc is None:
+        return None
+    sender = display_name(doc.sender or persona.name)
+    if doc.source_type == "report":
+        description = "a report I put together"
+    elif doc.source_type == "journal":
+        description = "an entry from my journal"
+    elif sender == persona.name:
+        description = f"an email I sent to {', '.join(display_name(r) for r in doc.recipients) or 'someone'}"
+    else:
+        description = f"an email from {sender}"
+    sections = [next(g for g in m.groups() if g) for m in HEADING.finditer(doc.body)]
+    return {
+        "doc_id": doc.doc_id, "title": doc.title, "sender": sender, "description": description,
+        "source_type": doc.source_type, "format": doc.format,
+        "sections": [re.sub(r"<[^>]+>", "", s).strip() for s in sections if s.strip()][:8],
+        "points": [clause(facts[i], persona, "first") for i in doc.fact_ids if i in facts],
+        "tables": [{"caption": str(t.get("caption", "")), "columns": [str(c) for c in t.get("columns", [])]}
+                   for t in doc.tables],
+    }
+
+
+def display_name(header: str) -> str:
+    """`Daniel Okafor <daniel@x.example>` -> `Daniel Okafor`."""
+    return header.split("<", 1)[0].strip() or header.strip()
+
+
+def fallback_reply(min_words: int) -> str:
+    """A generic, fact-free reply of at least `min_words` words."""
+    out: list[str] = []
+    i = 0
+    while len(" ".join(out).split()) < min_words:
+        out.append(FALLBACK_REPLY[i % len(FALLBACK_REPLY)])
+        i += 1
+    return " ".join(out)
+
+
+def turn_gap(role: str, rng: random.Random, hurried: bool) -> dt.timedelta:
+    """Time before a turn: a user takes 1-8 minutes to write, the assistant 10-60 seconds; late in the
+    evening everything is quicker (10-40 seconds) so the conversation stays on its day."""
+    if hurried:
+        return dt.timedelta(seconds=rng.randint(10, 40))
+    seconds = rng.randint(60, 480) if role == "user" else rng.randint(10, 60)
+    return dt.timedelta(seconds=seconds)
