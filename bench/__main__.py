@@ -1,8 +1,9 @@
 """`make bench`: runs every bench module and writes bench/results.md and bench/results.json.
 
 Sections (each names its command in results.md): builds (cold `lifeloom build` of tiny and demo),
-world, dialogue, llm (call rate against the mock server), operations (cold / warm / after-edit builds
-of demo and rhelm, and the orchestration overhead ratio) and scale (10, 20, 40 rhelm persona-years).
+world, realism (how plausible the simulated lives are), dialogue, llm (call rate against the mock server),
+operations (cold / warm / after-edit builds of demo and rhelm, and the orchestration overhead ratio) and scale
+(10, 20, 40 rhelm persona-years).
 `python -m bench --only scale,llm` re-runs some sections and keeps the others from results.json;
 `--quick` runs scale at 2 and 4 personas over 60 days instead. Both files are rewritten after every
 section, so an interrupted run keeps what it measured.
@@ -23,7 +24,7 @@ from bench.scale import run_measured
 
 HERE = Path(__file__).resolve().parent
 PRESETS = ("tiny", "demo")
-SECTIONS = ("builds", "world", "dialogue", "llm", "operations", "scale")
+SECTIONS = ("builds", "world", "realism", "dialogue", "llm", "operations", "scale")
 QUICK_SCALE = {"sizes": (2, 4), "days": 60}
 
 

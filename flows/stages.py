@@ -26,6 +26,7 @@ from schemas.config import BuildConfig
 from schemas.corpus import Corpus
 from tasks import companion, verify
 from tasks.dialogue import stage as dialogue
+from tasks.domains import pack_for
 from tasks.llm.cache import CallCache
 from tasks.llm.gateway import Gateway
 from tasks.questions import review
@@ -238,7 +239,7 @@ def verify_task(ctx: Ctx, persona_id: str, persona: Staged, world: Staged, docs:
     """Audit the persona's stages; findings are landed, errors are gated."""
     return _run(ctx, "verify", persona_id, lambda: verify.verify_persona(
         persona.value, world.value, merged(docs.value, talk.value), qset.value,
-        window=ctx.config.stages.dialogue.context_window))
+        window=ctx.config.stages.dialogue.context_window, attributes=pack_for(ctx.config).attributes()))
 
 
 @_stage_task("companion")

@@ -20,6 +20,7 @@ from schemas.world import Fact, World
 from tasks.common.facttext import carries, carries_first, mentions
 from tasks.dialogue.verify import WARNINGS, TurnScope, scopes_for, turn_problems
 from tasks.sources.verify import document_problems
+from tasks.world.ontology import Attribute
 from tasks.world.verify import verify_world
 
 STATE_CHARACTERISTICS = ("state_dependent_attribute", "entity_disambiguation")
@@ -102,13 +103,14 @@ class Audit:
 
 
 def verify_persona(persona: Persona, world: World, corpus: Corpus, questions: QuestionSet,
-                   window: int | None = None) -> list[Finding]:
-    """Audit one persona's documents, chunks, bullets, turns, questions and evidence."""
+                   window: int | None = None, attributes: tuple[Attribute, ...] = ()) -> list[Finding]:
+    """Audit one persona's world, documents, chunks, bullets, turns, questions and evidence (`attributes`: the
+    domain pack's, beyond the core ontology)."""
     audit = Audit(persona, world, corpus, questions)
     check_sources(audit)
     check_dialogue(audit, window)
     check_questions(audit)
-    for found in verify_world(persona, world) + corpus.findings:  # the dialogue stage's own repairs/drops
+    for found in verify_world(persona, world, attributes) + corpus.findings:  # the dialogue stage's own repairs/drops
         audit.flag(found.stage, found.artifact_id, found.check, found.message, found.suggestion, found.severity)
     errors = sum(f.severity == "error" for f in audit.found)
     audit.flag(

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from schemas.config import BuildConfig
 from schemas.profile import Persona
 from schemas.world import Event
+from tasks.world.ontology import Attribute
 
 if TYPE_CHECKING:
     from tasks.llm.gateway import Gateway
@@ -101,6 +102,10 @@ class DomainPack:
         return persona
 
     # -- world -------------------------------------------------------------------------------------
+    def attributes(self) -> tuple[Attribute, ...]:
+        """The attributes the pack's facts carry, beyond the core ontology's (tasks/world/ontology.py)."""
+        return ()
+
     def baseline_facts(self, config: BuildConfig, persona: Persona) -> list[FactDraft]:
         """Facts the pack adds to the baseline event on the first day."""
         return []
@@ -108,6 +113,11 @@ class DomainPack:
     def schedule(self, config: BuildConfig, persona: Persona) -> list[ScheduledEvent]:
         """The pack's events for one persona, dated within [config.start_date, config.end_date]."""
         return []
+
+    def owned_kinds(self, scheduled: list[ScheduledEvent]) -> frozenset[str]:
+        """Core event kinds the simulator does not plan for a persona with these pack events, because the pack's
+        events decide that part of the life (finance: a job loss or a retirement in the schedule owns the career)."""
+        return frozenset()
 
     def roll_out(self, config: BuildConfig, persona: Persona, state: WorldState, event: ScheduledEvent,
                  event_id: str, history: list[Event]) -> PackOutcome:

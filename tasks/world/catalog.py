@@ -9,6 +9,7 @@ facts, profile changes and ongoing matters a positive or a negative outcome prod
 from __future__ import annotations
 
 from tasks.world import entities as E
+from tasks.world import entities_life as L
 from tasks.world.catalog_life import LIFE_KINDS
 from tasks.world.eventkinds import ConstraintSpec, EventKind, FactSpec, MatterSpec, Outcome, tags
 from tasks.world.eventkinds import fs as _fs
@@ -36,7 +37,7 @@ CORE_KINDS: list[EventKind] = [
             weight=1,
             long_share=0.9,
             cooldown=150,
-            requires=E.working,
+            requires=E.job_seeker,
             tags=tags("career"),
         ),
         EventKind(
@@ -157,6 +158,8 @@ CORE_KINDS: list[EventKind] = [
             long_share=0.3,
             cooldown=30,
             tags=tags("health"),
+            keep="doctor",
+            keep_share=0.9,
         ),
         EventKind(
             "run_race",
@@ -246,7 +249,7 @@ CORE_KINDS: list[EventKind] = [
             Outcome((_fs("work_project_status", "{project} project on hold"),)),
             long_share=0.5,
             cooldown=45,
-            requires=E.working,
+            requires=L.employed,
             tags=tags("career"),
         ),
 ]

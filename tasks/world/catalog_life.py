@@ -32,6 +32,7 @@ LIFE_KINDS: list[EventKind] = [
         Outcome((fs("grocery_shop", "{market}", path="traits.preferences.grocery_shop"),)),
         Outcome((fs("shopping_status", "wasted trip to {market}", "{market}"),)),
         weight=3, long_share=0.0, cooldown=7, tags=tags("routine", "errand"),
+        keep="grocery_shop", keep_share=0.85,
     ),
     EventKind(
         "family_call", "call {relative} about {topic}", L.draw_call,
@@ -64,6 +65,7 @@ LIFE_KINDS: list[EventKind] = [
                 hobby="volunteering at {org}"),
         Outcome((fs("volunteering_status", "turned away at {org}", "{org}"),)),
         weight=2, long_share=0.3, cooldown=14, tags=tags("social", "commitment"),
+        keep="volunteering", keep_share=0.8,
     ),
     EventKind(
         "partner_evening", "take {partner} out to {place}", L.draw_partner_evening,

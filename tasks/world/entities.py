@@ -55,16 +55,32 @@ def working(profile: dict[str, Any]) -> bool:
     return not profile["identity"]["occupation"].startswith("retired")
 
 
+NOT_A_CAREER = ("university student", "unemployed", "stay-at-home parent")
+"""Occupations a new job leaves behind: the job is drawn among those of the same schooling."""
+CAREER_CHANGE_SHARE = 0.15
+"""A working persona's new job is the same occupation at another employer, except this share of the time, when it
+is another occupation needing the same schooling (a waiter becoming a retail assistant, not a nurse a fisherman)."""
+
+
+def job_seeker(profile: dict[str, Any]) -> bool:
+    """True when a new job makes sense: working age and not in full-time study (`working`, not a student)."""
+    return working(profile) and profile["identity"]["occupation"] != "university student"
+
+
+def career_moves(occupation: str, rng: random.Random) -> list[banks.Occupation]:
+    """The occupations a persona in `occupation` may take a new job in (see CAREER_CHANGE_SHARE)."""
+    same = [o for o in banks.OCCUPATIONS if o.title == occupation]
+    schooling = {o.education for o in same} or {"secondary school"}
+    kin = [o for o in banks.OCCUPATIONS if o.education in schooling and o.title not in NOT_A_CAREER + (occupation,)]
+    if same and occupation not in NOT_A_CAREER and (not kin or rng.random() >= CAREER_CHANGE_SHARE):
+        return same
+    return kin or [o for o in banks.OCCUPATIONS if o.title not in NOT_A_CAREER]
+
+
 def draw_job(rng: random.Random, profile: dict[str, Any]) -> Entity:
-    """A role and a company other than the current employer."""
+    """A role (`career_moves`) and a company other than the current employer."""
     ident = profile["identity"]
-    same = [o for o in banks.OCCUPATIONS if o.title == ident["occupation"]]
-    pool = (
-        same
-        if same and rng.random() < 0.5
-        else [o for o in banks.OCCUPATIONS if o.title != "university student"]
-    )
-    occ = rng.choice(pool)
+    occ = rng.choice(career_moves(ident["occupation"], rng))
     employers = [e.format(city=ident["city"]) for e in occ.employers]
     return {"role": occ.title, "company": pick(rng, employers, {ident["employer"]})}
 
@@ -256,4 +272,5 @@ def draw_visit(rng: random.Random, profile: dict[str, Any]) -> Entity:
 def draw_project(rng: random.Random, profile: dict[str, Any]) -> Entity:
     """A work project code name."""
     code = rng.choice(("Atlas", "Beacon", "Juniper", "Orion", "Meridian", "Quartz", "Kestrel", "Lantern"))
-    return {"project": f"{code} {rng.choice(('migration', 'rebrand', 'audit', 'launch', 'redesign'))}"}
+    return {"project": f"{code} {rng.choice(('migration', 'rebrand', 'audit', 'launch', 'redesign'))}",
+            "employer": profile["identity"]["employer"]}

@@ -9,6 +9,7 @@ involves (running, travel, spending, ...) so constraints can forbid conflicting 
 from __future__ import annotations
 
 import random
+import string
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -84,6 +85,17 @@ class EventKind:
     cooldown: int = 14
     requires: Callable[[dict[str, Any]], bool] = field(default=lambda profile: True)
     tags: frozenset[str] = frozenset()
+    keep: str | None = None
+    """A persona attribute of a routine that mostly goes where it went before (the usual shop, the same doctor,
+    the same volunteering): with probability `keep_share`, and always while the ontology's rate forbids a change,
+    the plan takes the entity fields that attribute's value is made of from the plan that set it, so the
+    rollout changes no state."""
+    keep_share: float = 0.0
+
+    def value_fields(self, attribute: str) -> tuple[str, ...]:
+        """The entity fields the positive outcome's value of `attribute` is made of (`{task} at {org}`)."""
+        specs = [s for s in self.positive.facts if s.attribute == attribute]
+        return tuple(name for s in specs for _, name, _, _ in string.Formatter().parse(s.value) if name)
 
     def title_for(self, entity: Entity) -> str:
         """The plan title for this entity."""

@@ -28,6 +28,8 @@ from schemas.world import Constraint, Fact, ProfileOp
 
 _SEGMENT = re.compile(r"(\w+)(?:\[(\w+)=([^\]]*)\])?")
 MATTERS_PATH = "current_status.ongoing_matters"
+BASELINE_SUFFIX = "-e0000"
+"""The baseline event's id ends so (`<persona>-e0000`): its facts state the initial profile, not changes."""
 HOBBIES_PATH = "traits.hobbies"
 
 
@@ -72,13 +74,32 @@ class WorldState:
     matters: list[Matter] = field(default_factory=list)
     constraints: list[Constraint] = field(default_factory=list)
     _open: dict[tuple[str, str], int] = field(default_factory=dict)
+    changed_on: dict[tuple[str, str], dt.date] = field(default_factory=dict)
+    """(subject, attribute) -> the day of its last fact not from the baseline (the rate limits count from it)."""
 
     def commit_facts(self, drafts: list[FactDraft], event_id: str, date: dt.date) -> list[Fact]:
-        """Factual phase: record the facts, close superseded ones, apply their profile changes."""
+        """Factual phase: record the facts, close superseded ones, apply their profile changes. A draft that
+        repeats the value its key already holds is not a new fact (state did not change): callers pass
+        `changes(drafts, date)`."""
         return [self._commit(d, event_id, date) for d in drafts]
+
+    def current(self, subject: str, attribute: str, date: dt.date) -> str | None:
+        """The value (subject, attribute) holds on `date`, if any."""
+        index = self._open.get((subject, attribute))
+        if index is None:
+            return None
+        fact = self.facts[index]
+        return fact.value if fact.valid_to is None or fact.valid_to > date else None
+
+    def changes(self, drafts: list[FactDraft], date: dt.date) -> list[FactDraft]:
+        """The drafts that change state on `date`: a value its key does not already hold (constraint facts,
+        which carry their own end, always count)."""
+        return [d for d in drafts if d.until is not None or self.current(d.subject, d.attribute, date) != d.value]
 
     def _commit(self, draft: FactDraft, event_id: str, date: dt.date) -> Fact:
         key = (draft.subject, draft.attribute)
+        if not event_id.endswith(BASELINE_SUFFIX):
+            self.changed_on[key] = date
         if key in self._open:
             old = self.facts[self._open[key]]
             if old.valid_to is None or old.valid_to > date:

@@ -36,8 +36,10 @@ from tasks.domains.base import DomainPack, PackOutcome, ScheduledEvent
 from tasks.llm.gateway import CallSpec, Gateway
 from tasks.world import banks
 from tasks.world.catalog import KINDS, EventKind, FactSpec, Outcome
+from tasks.world.consistency import EMPLOYER_KINDS, NOT_EMPLOYED
 from tasks.world.evolve import HOBBIES_PATH, FactDraft, Matter, WorldState, facts_valid_at
-from tasks.world.standing import collect_entities, standing_world
+from tasks.world.ontology import Attribute, ontology
+from tasks.world.standing import collect_entities, new_colleagues, standing_world
 
 __all__ = ["simulate", "facts_valid_at", "baseline_drafts", "fact_drafts", "outcome_context"]
 _SPECIAL_BELONGINGS = ("home", "vehicle", "pet")
@@ -155,15 +157,19 @@ class _Simulation:
         self.config, self.persona, self.gateway, self.pack = config, persona, gateway, pack
         self.pid = persona.persona_id
         self.state = WorldState(self.pid, persona.profile.model_dump(mode="json"))
-        self.standing = standing_world(self.rng(config.start_date, "standing-world"), self.state.profile)
+        self.standing = standing_world(self.rng(config.start_date, "standing-world"), self.state.profile,
+                                       config.start_date)
+        self.attributes = ontology(pack.attributes())
         self.plans: list[Plan] = []
         self.pending: list[Plan] = []
         self.events: list[Event] = []
         self.snapshots: list[ProfileSnapshot] = []
         self.last_done: dict[str, dt.date] = {}
+        self.kept_from: dict[str, dict[str, str]] = {}  # persona attribute -> the entity of the plan that set it
         self.narrations: list[CallSpec] = []
         self.narrated: list[str] = []  # ids of the events whose `outcome` call is queued, in order
         self.scheduled = sorted(pack.schedule(config, persona), key=lambda s: (s.date, s.kind))
+        self.owned = pack.owned_kinds(self.scheduled)
         self.pack_events: list[tuple[Event, PackOutcome]] = []
         self.extras: dict[str, list[Any]] = {}
 
@@ -217,9 +223,11 @@ class _Simulation:
             k
             for k in KINDS.values()
             if k.key not in pending
+            and k.key not in self.owned
             and self.rested(k, day)
             and not k.tags & blocked
             and k.requires(self.state.profile)
+            and self.too_soon(k, day) is None
         ]
         return rng.choices(eligible, weights=[k.weight for k in eligible])[0] if eligible else None
 
@@ -227,12 +235,52 @@ class _Simulation:
         last = self.last_done.get(kind.key)
         return last is None or (day - last).days >= kind.cooldown
 
+    def rate_bound(self, kind: EventKind) -> list[tuple[str, Attribute]]:
+        """(subject field, attribute) for the rate-bound attributes either outcome of `kind` may change; the
+        subject field is "persona" or the entity field naming the person."""
+        found = {(s.subject, s.attribute) for o in (kind.positive, kind.negative) for s in o.facts}
+        return [(subject, a) for subject, name in sorted(found)
+                if (a := self.attributes.get(name)) is not None and a.min_days is not None]
+
+    def too_soon(self, kind: EventKind, day: dt.date, entity: dict[str, str] | None = None) -> str | None:
+        """The first attribute `kind` would change sooner than the ontology's rate allows on `day`. Without
+        `entity` (choosing a kind) only the persona's attributes are known, and a routine that can keep its
+        value (`keep`) is never too soon; with it, a person's attributes count too, and only the values either
+        outcome would really change (a lunch restating a colleague's team changes nothing)."""
+        for field_name, attribute in self.rate_bound(kind):
+            if entity is None and (field_name != "persona" or kind.keep == attribute.name):
+                continue
+            subject = self.persona.name if field_name == "persona" else entity[field_name]
+            last = self.state.changed_on.get((subject, attribute.name))
+            if last is None or (day - last).days >= attribute.min_days:
+                continue
+            if entity is not None:
+                now = self.state.current(subject, attribute.name, day)
+                values = {s.value.format(**entity) for o in (kind.positive, kind.negative) for s in o.facts
+                          if s.subject == field_name and s.attribute == attribute.name}
+                if values <= {now}:
+                    continue
+            return attribute.name
+        return None
+
+    def kept(self, kind: EventKind, entity: dict[str, str], day: dt.date, rng: random.Random) -> dict[str, str]:
+        """`entity` with the fields of `kind.keep`'s current value taken from the plan that set it, with
+        probability `keep_share` and always while a change would come too soon."""
+        source = self.kept_from.get(kind.keep or "")
+        if source is None or self.state.current(self.persona.name, kind.keep, day) is None:
+            return entity
+        if rng.random() < kind.keep_share or self.too_soon(kind, day, entity) is not None:
+            return entity | {f: source[f] for f in kind.value_fields(kind.keep) if f in source}
+        return entity
+
     def add_plan(self, rng: random.Random, kind: EventKind, day: dt.date) -> None:
         """Schedule a plan on a day with room among existing commitments, unless a constraint forbids it."""
         horizon = "long" if rng.random() < kind.long_share else "short"
         first = 1 if day == self.config.start_date else 0
         offset = rng.randint(7, 30) if horizon == "long" else rng.randint(first, 3)
-        entity = self.draw_entity(rng, kind)
+        entity = self.draw_entity(rng, kind, day)
+        if self.too_soon(kind, day, entity) is not None:  # a person's attribute changed lately (a breakup, say)
+            return
         keys = self.fact_keys(kind, entity)
         when = self.free_day(day + dt.timedelta(days=offset), 3 if horizon == "short" else 30, day, keys)
         if when is None or self.state.blocker(kind.tags_for(entity), when) is not None:
@@ -279,20 +327,20 @@ class _Simulation:
                 keys.add((name, outcome.constraint.kind))
         return frozenset(keys)
 
-    def draw_entity(self, rng: random.Random, kind: EventKind) -> dict[str, str]:
+    def draw_entity(self, rng: random.Random, kind: EventKind, day: dt.date) -> dict[str, str]:
         titles = {p.title for p in self.plans}
         view = self.state.profile | {"_world": self.standing}
         for _ in range(12):
             entity = kind.draw(rng, view)
             if kind.title_for(entity) not in titles:
                 break
-        return entity
+        return self.kept(kind, entity, day, rng) if kind.keep is not None else entity
 
     def roll_out(self, plan: Plan, day: dt.date) -> None:
         self.pending.remove(plan)
         blocker = self.state.blocker(KINDS[plan.kind].tags_for(plan.entity), day)
-        if blocker is not None or not self.still_possible(plan):
-            cause = blocker.constraint_id if blocker else "profile"
+        cause = blocker.constraint_id if blocker is not None else self.impossible(plan, day)
+        if cause is not None:
             self.plans[self.plans.index(plan)] = plan.model_copy(update={"blocked_by": cause})
             return
         rng = self.rng(day, f"rollout:{plan.plan_id}")
@@ -305,13 +353,19 @@ class _Simulation:
         drafts = fact_drafts(outcome, plan.entity, self.persona.name)
         if constraint is not None:
             drafts.append(constraint_draft(constraint, self.persona.name, outcome.constraint.short))
+        drafts = self.state.changes(drafts, day)
         info = {"kind": plan.kind, "title": plan.title, "valence": valence, "severity": severity}
         self.record_event(day, event_id, plan.plan_id, info, outcome.critical)
         self.narrate(day, info, plan.entity, drafts)
         self.evolve_facts(drafts, outcome, plan.entity, event_id, day)
+        for draft in drafts:
+            if draft.subject == self.persona.name:
+                self.kept_from[draft.attribute] = plan.entity
         self.evolve_state(rng, day, event_id, outcome, plan.entity, valence)
         if constraint is not None:
             self.state.add_constraint(constraint)
+        if self.state.profile["identity"]["employer"] != self.standing["employer"]:
+            self.standing = new_colleagues(self.rng(day, "new-colleagues"), self.state.profile, self.standing, day)
         self.last_done[plan.kind] = day
 
     def roll_out_pack(self, scheduled: ScheduledEvent, day: dt.date) -> None:
@@ -320,18 +374,30 @@ class _Simulation:
         outcome = self.pack.roll_out(self.config, self.persona, self.state, scheduled, event_id, list(self.events))
         info = {"kind": scheduled.kind, "valence": outcome.valence, "severity": outcome.severity}
         self.record_event(day, event_id, None, info, outcome.critical)
-        self.state.commit_facts(outcome.drafts, event_id, day)
+        self.state.commit_facts(self.state.changes(outcome.drafts, day), event_id, day)
         for path, value in outcome.state.items():
             self.state.set_path(path, value, day, event_id, "state")
         for table, rows in outcome.rows.items():
             self.extras.setdefault(table, []).extend(rows)
         self.pack_events.append((self.events[-1], outcome))
 
-    def still_possible(self, plan: Plan) -> bool:
-        """False when the profile changed so the plan no longer makes sense (its person is gone, say)."""
+    def impossible(self, plan: Plan, day: dt.date) -> str | None:
+        """Why the plan can no longer happen on `day`, if it cannot: the profile no longer allows its kind
+        (`profile`), a person it names is gone (`precondition:person`), it happens at an employer the persona
+        has left or while they have none (`precondition:employer`), or the change it would make comes sooner
+        than the ontology's rate allows (`rate:<attribute>`)."""
+        kind = KINDS[plan.kind]
+        if not kind.requires(self.state.profile):
+            return "profile"
         names = {r["name"] for r in self.state.profile["relationships"]}
-        people = [plan.entity[k] for k in _PEOPLE_FIELDS if k in plan.entity]
-        return KINDS[plan.kind].requires(self.state.profile) and all(p in names for p in people)
+        if any(plan.entity[k] not in names for k in _PEOPLE_FIELDS if k in plan.entity):
+            return "precondition:person"
+        if plan.kind in EMPLOYER_KINDS:
+            employer = self.state.profile["identity"]["employer"]
+            if employer in NOT_EMPLOYED or plan.entity.get("employer", employer) != employer:
+                return "precondition:employer"
+        too_soon = self.too_soon(kind, day, plan.entity)
+        return f"rate:{too_soon}" if too_soon else None
 
     def evolve_facts(self, drafts: list[FactDraft], outcome: Outcome, entity: dict[str, str], event_id: str,
                      day: dt.date) -> None:

@@ -36,13 +36,30 @@ ENTITY_FIELDS: dict[str, tuple[str, str]] = {
 _GENERIC = frozenset({"the", "cafe", "café", "coffee", "club", "gym", "house", "bar", "studio", "and", "of", "at"})
 
 
-def standing_world(rng: random.Random, profile: dict[str, Any]) -> dict[str, Any]:
-    """Entities that recur in routines: two colleagues with the same first name and different teams."""
+def standing_world(rng: random.Random, profile: dict[str, Any], start: dt.date) -> dict[str, Any]:
+    """Entities that recur in routines: two colleagues at the persona's employer with the same first name and
+    different teams. `colleagues` are the current employer's; `sets` every employer's, with the day they began."""
+    colleagues = _colleague_pair(rng, profile, set())
+    employer = profile["identity"]["employer"]
+    return {"colleagues": colleagues, "employer": employer, "sets": [(employer, start, colleagues)]}
+
+
+def new_colleagues(rng: random.Random, profile: dict[str, Any], standing: dict[str, Any],
+                   day: dt.date) -> dict[str, Any]:
+    """The standing world after the persona's employer changed on `day`: a new job brings new colleagues (none
+    while they have no employer); the former ones stay in `sets`."""
+    employer = profile["identity"]["employer"]
+    taken = {name.split()[0] for _, _, pair in standing["sets"] for name, _ in pair}
+    colleagues = [] if employer in ("retired", "unemployed") else _colleague_pair(rng, profile, taken)
+    return {"colleagues": colleagues, "employer": employer, "sets": [*standing["sets"], (employer, day, colleagues)]}
+
+
+def _colleague_pair(rng: random.Random, profile: dict[str, Any], taken: set[str]) -> list[tuple[str, str]]:
     used = {r["name"].split()[0] for r in profile["relationships"]} | {profile["identity"]["name"].split()[0]}
-    shared = rng.choice([n for n in banks.SHARED_FIRST_NAMES if n not in used])
+    shared = rng.choice([n for n in banks.SHARED_FIRST_NAMES if n not in used | taken] or banks.SHARED_FIRST_NAMES)
     surnames = rng.sample([s for group in banks.SURNAMES.values() for s in group], 2)
     teams = rng.sample(TEAMS, 2)
-    return {"colleagues": [(f"{shared} {s}", t) for s, t in zip(surnames, teams, strict=True)]}
+    return [(f"{shared} {s}", t) for s, t in zip(surnames, teams, strict=True)]
 
 
 def collect_entities(persona_id: str, profile: dict[str, Any], standing: dict[str, Any], plans: list[Plan],
@@ -57,9 +74,10 @@ def collect_entities(persona_id: str, profile: dict[str, Any], standing: dict[st
     for item in profile["belongings"]:
         kind = "place" if item["kind"] == "home" else "item"
         rows.append((kind, item["name"], item["kind"], dict(item.get("attributes", {})), start))
-    if ident["employer"] not in ("retired", "unemployed"):
-        for name, team in standing["colleagues"]:
-            rows.append(("person", name, "colleague", {"team": team, "works_at": ident["employer"]}, start))
+    for employer, since, colleagues in standing["sets"]:
+        if employer not in ("retired", "unemployed"):
+            for name, team in colleagues:
+                rows.append(("person", name, "colleague", {"team": team, "works_at": employer}, since))
     for plan in sorted(plans, key=lambda p: (p.created_on, p.plan_id)):
         for key, (kind, role) in ENTITY_FIELDS.items():
             if plan.entity.get(key):

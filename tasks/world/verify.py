@@ -4,7 +4,10 @@ Checks: every profile op cites an existing event and, replayed in order on the i
 leaves the profile valid against the Profile schema; every fact cites an existing event and is not
 valid before it; every event's narrative carries each of its facts, and mentions no fact that only
 becomes true later; every constraint is recorded as a fact over the same interval; no event rolls
-out a plan its constraints forbid. Problems become `Finding` rows of stage "loop".
+out a plan its constraints forbid; and the world's consistency with the ontology and the events'
+preconditions (tasks/world/consistency.py: `fact_in_ontology`, `change_rate`, `fact_restates_value`,
+`event_precondition`, all errors), with a warning giving the share of pseudo-attribute facts
+(`pseudo_attributes`). Problems become `Finding` rows of stage "loop".
 """
 
 from __future__ import annotations
@@ -13,8 +16,10 @@ from schemas.audit import Finding
 from schemas.profile import Persona
 from schemas.world import World
 from tasks.common.facttext import carries_first, mentions
+from tasks.world import consistency
 from tasks.world.catalog import KINDS
 from tasks.world.evolve import InvalidOp, apply_op, validate_profile
+from tasks.world.ontology import Attribute, ontology
 
 STAGE = "loop"
 
@@ -29,14 +34,32 @@ class _Findings:
                                  message=message, suggestion=suggestion))
 
 
-def verify_world(persona: Persona, world: World) -> list[Finding]:
-    """Findings about one persona's simulated world (an empty list for a sound world)."""
+def verify_world(persona: Persona, world: World, attributes: tuple[Attribute, ...] = ()) -> list[Finding]:
+    """Findings about one persona's simulated world (an empty list for a sound world); `attributes`: the
+    domain pack's, beyond the core ontology."""
     out = _Findings(persona.persona_id)
     check_ops(out, persona, world)
     check_facts(out, world)
     check_narratives(out, world)
     check_constraints(out, world)
+    check_consistency(out, persona, world, ontology(attributes))
     return out.rows
+
+
+def check_consistency(out: _Findings, persona: Persona, world: World, attributes: dict[str, Attribute]) -> None:
+    """The ontology, rate and precondition checks, and the pseudo-attribute share (a warning while any remain)."""
+    found = consistency.ontology_problems(world, persona.name, attributes)
+    found += consistency.rate_problems(world, attributes)
+    found += consistency.precondition_problems(world, persona.name)
+    for p in found:
+        out.flag(p.artifact_id, p.check, p.message, suggestion=p.suggestion)
+    figures = consistency.figures(world, persona.name, attributes)
+    if figures["records"]:
+        top = sorted(figures["records_by_attribute"].items(), key=lambda kv: (-kv[1], kv[0]))[:5]
+        out.flag(persona.persona_id, "pseudo_attributes",
+                 f"{figures['records']} of {figures['facts']} facts record an event rather than state "
+                 f"({', '.join(f'{a} {n}' for a, n in top)})", "warning",
+                 "what happened is an event; give the state it changed an attribute of the ontology")
 
 
 def check_ops(out: _Findings, persona: Persona, world: World) -> None:
@@ -78,9 +101,7 @@ def check_narratives(out: _Findings, world: World) -> None:
     for fact in sorted(distinctive, key=lambda f: f.valid_from):
         first_known.setdefault(fact.surface_forms[0].lower(), fact.valid_from)
     for event in world.events:
-        own = by_event.get(event.event_id, [])
-        if not own:
-            out.flag(event.event_id, "event_has_facts", f"{event.event_id} established no fact", "warning")
+        own = by_event.get(event.event_id, [])  # none when the outcome restated what already held
         for fact in own:
             if not carries_first(event.narrative, fact):
                 out.flag(event.event_id, "narrative_states_fact",

@@ -67,6 +67,35 @@ def test_same_seed_same_content_other_seed_differs(tiny, tmp_path):
     assert hashes[0]["facts"] != hashes[2]["facts"]
 
 
+def test_a_planted_precondition_violation_fails_the_build_and_freezes_nothing(tmp_path, monkeypatch):
+    """The mutation test of issue 23: an event at an employer the persona never worked for (a restructuring
+    the simulator would have cancelled) is an error finding of the world verifier, and the gate stops the release."""
+    from schemas.world import Event, Plan
+
+    real = stages.loop.simulate
+
+    def planted(config, persona, gateway, *args, **kwargs):
+        world = real(config, persona, gateway, *args, **kwargs)
+        n, day = len(world.events), config.end_date
+        plan = Plan(plan_id=f"{persona.persona_id}-l9999", persona_id=persona.persona_id, created_on=day,
+                    horizon="short", scheduled_for=day, title="get through the restructuring at Nowhere Ltd",
+                    kind="restructure", entity={"employer": "Nowhere Ltd", "months": "3"})
+        event = Event(event_id=f"{persona.persona_id}-e{n:04d}", persona_id=persona.persona_id, date=day,
+                      plan_id=plan.plan_id, kind="restructure", valence="positive", severity=2, critical=False,
+                      narrative="The restructuring at Nowhere Ltd went fine.")
+        return world.model_copy(update={"plans": [*world.plans, plan], "events": [*world.events, event]})
+
+    monkeypatch.setattr(stages.loop, "simulate", planted)
+    with pytest.raises(GateFailed, match="consistency.no error finding left"):
+        build_corpus(config=load_preset("tiny"), home=str(tmp_path))
+    assert not (tmp_path / "releases" / "tiny").exists()
+    findings = duckdb.connect().execute(
+        f"SELECT message FROM read_parquet('{tmp_path}/tables/verifier_findings/**/*.parquet') "
+        "WHERE \"check\" = 'event_precondition'").fetchall()
+    assert len(findings) == load_preset("tiny").personas and all("(restructure) happens" in m for (m,) in findings)
+    assert any("happens at Nowhere Ltd, but on" in m for (m,) in findings)  # the other persona has no employer
+
+
 def test_corrupted_evidence_fails_the_gate_and_freezes_nothing(tmp_path, monkeypatch):
     real = stages.review.review_questions  # after the QA verifier (which would withdraw the item)
 

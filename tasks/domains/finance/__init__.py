@@ -43,6 +43,14 @@ class FinancePack(DomainPack):
         """The persona made consistent with its investor attributes (world.shape_persona)."""
         return _world().shape_persona(config, persona, seed)
 
+    def attributes(self) -> tuple:
+        """Risk stance, allocation, goal and horizon (finance state, moved by the Impact Model at the pace of the
+        pack's own schedule, so not rate-bound here), the formative memory, and the reaction to an event (a record)."""
+        from tasks.world.ontology import Attribute
+
+        state = ("risk_tolerance", "stock_allocation", "investment_goal", "investment_horizon", "formative_memory")
+        return (*(Attribute(a, "persona", "finance") for a in state), Attribute("reaction", "other", "record"))
+
     def baseline_facts(self, config: BuildConfig, persona: Persona) -> list:
         """Risk stance, holdings and goals on the first day (world.baseline_facts)."""
         return _world().baseline_facts(config, persona)
@@ -50,6 +58,13 @@ class FinancePack(DomainPack):
     def schedule(self, config: BuildConfig, persona: Persona) -> list[ScheduledEvent]:
         """The persona's catalog events, dated and spaced (world.schedule)."""
         return _world().schedule(config, persona)
+
+    def owned_kinds(self, scheduled: list[ScheduledEvent]) -> frozenset[str]:
+        """The core career kinds, when the schedule holds a catalog event that changes the persona's work."""
+        from tasks.domains.finance.impact import WORK_STATUS
+
+        career = frozenset({"new_job", "restructure", "retire", "promotion"})
+        return career if any(s.key in WORK_STATUS for s in scheduled) else frozenset()
 
     def roll_out(self, config: BuildConfig, persona: Persona, state: Any, event: ScheduledEvent,
                  event_id: str, history: list) -> PackOutcome:

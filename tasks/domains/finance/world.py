@@ -362,14 +362,20 @@ def impact_drafts(name: str, constraint: ImpactConstraint, title: str) -> list[F
 
 
 def work_drafts(name: str, cat: CatalogEvent, state: WorldState) -> list[FactDraft]:
-    """The occupation fact a job loss, a new job or retirement supersedes (impact.WORK_STATUS)."""
+    """The occupation fact a job loss, a new job or retirement supersedes (impact.WORK_STATUS), and for a job
+    loss or a retirement the employer they leave (`unemployed`, `retired`), in the profile too, so the core's
+    work events (a lunch with colleagues, a work project) stop with it."""
     if cat.catalog_id not in im.WORK_STATUS:
         return []
     phrase = im.WORK_STATUS[cat.catalog_id][0]
     job = state.profile["identity"]["occupation"]
     value = {"out of work": f"out of work (formerly {job})", "retired": f"retired (formerly {job})"}.get(
         phrase, f"{job}, in a better-paid job")
-    return [FactDraft(name, "occupation", value, (phrase,))]
+    drafts = [FactDraft(name, "occupation", value, (phrase,), "identity.occupation")]
+    leaves = {"out of work": "unemployed", "retired": "retired"}.get(phrase)
+    if leaves is not None and state.profile["identity"]["employer"] not in ("unemployed", "retired"):
+        drafts.append(FactDraft(name, "employer", leaves, (phrase,), "identity.employer"))
+    return drafts
 
 
 def reaction_context(profile: dict[str, Any], investor: InvestorProfile, cat: CatalogEvent, event: ScheduledEvent,

@@ -1,0 +1,98 @@
+"""How plausible the simulated lives are (issue 23), per persona-year, over every persona of a preset: the share
+of facts that are pseudo-attributes (records of events, not state), facts restating the value they supersede,
+value changes of the big and the small things, and the world verifier's rate and precondition violations.
+The world is simulated directly (enrich + simulate, offline, no Prefect, no I/O), as in bench/world.py.
+
+`python -m bench.realism [preset]` prints the figures as JSON; `--questions RELEASE` adds the question counts
+by characteristic of a built release (its questions.parquet).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+
+from schemas.config import ProviderConfig, load_preset
+from tasks.domains import pack_for
+from tasks.llm.gateway import Gateway
+from tasks.world import consistency, loop, profile
+from tasks.world.ontology import ontology
+
+PRESET = "rhelm"
+WATCHED = ("employer", "occupation", "home", "doctor", "favourite_cafe", "grocery_shop", "gym", "current_book")
+
+
+def realism(preset: str = PRESET) -> dict:
+    cfg = load_preset(preset)
+    attributes = ontology(pack_for(cfg).attributes())
+    facts = records = restated = violations = rate = 0
+    changes: Counter = Counter()
+    by_record: Counter = Counter()
+    personas = 0
+    for pid, seed in zip(profile.persona_ids(cfg), profile.seed_texts(cfg), strict=True):
+        gateway = Gateway(ProviderConfig())
+        persona = profile.enrich_persona(cfg, pid, seed, gateway)
+        world = loop.simulate(cfg, persona, gateway)
+        found = consistency.figures(world, persona.name, attributes)
+        personas += 1
+        facts += found["facts"]
+        records += found["records"]
+        restated += found["restated"]
+        violations += found["precondition_violations"]
+        rate += sum(p.check == "change_rate" for p in consistency.rate_problems(world, attributes))
+        changes.update(found["changes"])
+        by_record.update(found["records_by_attribute"])
+    years = personas * cfg.days / 365
+    return {
+        "preset": preset, "personas": personas, "days": cfg.days, "facts": facts,
+        "pseudo_attribute_share": round(records / facts, 3) if facts else None,
+        "restated_fact_share": round(restated / facts, 3) if facts else None,
+        "changes_per_persona_year": {a: round(changes[a] / years, 2) for a in WATCHED},
+        "top_records": dict(by_record.most_common(8)),
+        "precondition_violations": violations, "change_rate_violations": rate,
+        "command": f"python -m bench.realism {preset}",
+    }
+
+
+def question_counts(release: str) -> dict:
+    """Questions by category.characteristic, and per persona, of a built release."""
+    import duckdb
+
+    con = duckdb.connect()
+    rows = con.execute(
+        f"SELECT category || '.' || c, count(*) FROM (SELECT category, unnest(characteristics) c "
+        f"FROM '{release}/questions.parquet') GROUP BY 1 ORDER BY 2, 1").fetchall()
+    per = con.execute(f"SELECT min(n), avg(n) FROM (SELECT count(*) n FROM '{release}/questions.parquet' "
+                      "GROUP BY persona_id)").fetchone()
+    return {"by_characteristic": dict(rows), "per_persona_min": per[0], "per_persona_mean": round(per[1], 1)}
+
+
+def run() -> dict:
+    """`make bench`'s realism section: the rhelm preset."""
+    return realism(PRESET)
+
+
+def markdown(result: dict) -> list[str]:
+    """The results.md section for the realism figures."""
+    changes = ", ".join(f"{a} {n}" for a, n in result["changes_per_persona_year"].items())
+    return ["", "## World realism (per persona-year)", "",
+            f"Preset `{result['preset']}`: {result['personas']} personas x {result['days']} days, "
+            f"{result['facts']} facts; `{result['command']}`.", "",
+            "| figure | value |", "|---|---:|",
+            f"| pseudo-attribute share of facts (target 0) | {result['pseudo_attribute_share']} |",
+            f"| facts restating the value they supersede | {result['restated_fact_share']} |",
+            f"| precondition violations (target 0) | {result['precondition_violations']} |",
+            f"| changes faster than the ontology's rate (target 0) | {result['change_rate_violations']} |",
+            f"| value changes per persona-year | {changes} |"]
+
+
+def main(argv: list[str]) -> None:
+    out = realism(argv[0] if argv and not argv[0].startswith("--") else PRESET)
+    if "--questions" in argv:
+        out["questions"] = question_counts(argv[argv.index("--questions") + 1])
+    print(json.dumps(out, indent=1))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,178 @@
+"""The world's ontology and its consistency (issue 23): every attribute is declared, a simulated life keeps to the
+declared rates and to its events' preconditions, and the checks find each kind of violation planted in a world."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+
+import pytest
+
+from schemas.config import BuildConfig, ProviderConfig, load_preset
+from schemas.world import Event, Fact, Plan, World
+from tasks.domains import PACKS, pack_for
+from tasks.llm.gateway import Gateway
+from tasks.world import banks, consistency, loop, profile
+from tasks.world.catalog import KINDS
+from tasks.world.entities import CAREER_CHANGE_SHARE, career_moves
+from tasks.world.ontology import ATTRIBUTES, Attribute, ontology
+from tasks.world.verify import verify_world
+
+NAME = "Ana Silva"
+START = dt.date(2024, 1, 1)
+
+
+def fact(n: int, event: int, attribute: str, value: str, on: int, subject: str = NAME) -> Fact:
+    return Fact(fact_id=f"p0000-f{n:04d}", persona_id="p0000", event_id=f"p0000-e{event:04d}", subject=subject,
+                attribute=attribute, value=value, valid_from=START + dt.timedelta(days=on), surface_forms=[value])
+
+
+def event(n: int, on: int, kind: str) -> Event:
+    return Event(event_id=f"p0000-e{n:04d}", persona_id="p0000", date=START + dt.timedelta(days=on),
+                 plan_id=f"p0000-l{n:04d}" if n else None, kind=kind, valence="positive", severity=2,
+                 critical=False, narrative="")
+
+
+def plan(n: int, on: int, kind: str, **entity: str) -> Plan:
+    day = START + dt.timedelta(days=on)
+    return Plan(plan_id=f"p0000-l{n:04d}", persona_id="p0000", created_on=day, horizon="short", scheduled_for=day,
+                title=kind, kind=kind, entity=entity)
+
+
+def closed(facts: list[Fact]) -> list[Fact]:
+    """Each fact ended where the next of its key begins (as the simulator commits them)."""
+    out = []
+    for i, f in enumerate(facts):
+        later = [g for g in facts[i + 1:] if (g.subject, g.attribute) == (f.subject, f.attribute)]
+        out.append(f.model_copy(update={"valid_to": later[0].valid_from}) if later else f)
+    return out
+
+
+def make(**parts) -> World:
+    return World(**({"events": [], "plans": [], "facts": [], "profile_ops": [], "profile_snapshots": []} | parts))
+
+
+def checks(world: World) -> Counter:
+    found = consistency.ontology_problems(world, NAME, ATTRIBUTES) + consistency.rate_problems(world, ATTRIBUTES)
+    found += consistency.precondition_problems(world, NAME)
+    return Counter(p.check for p in found)
+
+
+def test_every_attribute_the_simulator_can_write_is_declared():
+    written = {s.attribute for k in KINDS.values() for o in (k.positive, k.negative) for s in o.facts}
+    written |= {o.constraint.kind for k in KINDS.values() for o in (k.positive, k.negative) if o.constraint}
+    written |= {"occupation", "employer", "city", "hobby", "relationship", "home", "vehicle", "pet",
+                "prized_possession"}  # the baseline's (loop.baseline_drafts)
+    assert written <= set(ATTRIBUTES), sorted(written - set(ATTRIBUTES))
+    for name in PACKS:
+        extra = pack_for(BuildConfig(name="x", domain=name)).attributes()
+        assert not {a.name for a in extra} & set(ATTRIBUTES)
+        assert set(ontology(extra)) == set(ATTRIBUTES) | {a.name for a in extra}
+    with pytest.raises(ValueError, match="redeclares core attributes: employer"):
+        ontology((Attribute("employer", "persona", "work", 3),))
+
+
+def test_rates_hold_big_changes_rare_and_small_ones_often():
+    assert ATTRIBUTES["employer"].min_days == ATTRIBUTES["home"].min_days == 365
+    assert ATTRIBUTES["favourite_cafe"].min_days == 122 and ATTRIBUTES["current_book"].min_days == 30
+    assert ATTRIBUTES["news"].record and ATTRIBUTES["news"].min_days is None
+    assert not ATTRIBUTES["spending_restriction"].record and ATTRIBUTES["spending_restriction"].min_days is None
+
+
+def test_a_sound_world_has_no_problems():
+    world = make(events=[event(0, 0, "baseline"), event(1, 200, "new_job")],
+                  plans=[plan(1, 200, "new_job", role="nurse", company="Northgate Clinic")],
+                  facts=closed([fact(1, 0, "employer", "St. Anne's Hospital", 0),
+                                fact(2, 1, "employer", "Northgate Clinic", 200)]))
+    assert checks(world) == Counter()
+
+
+def test_a_planted_precondition_violation_is_found():
+    """p0001-e0030 of the old simulator: a restructuring three weeks after she left the employer."""
+    world = make(events=[event(0, 0, "baseline"), event(1, 100, "new_job"), event(2, 121, "restructure"),
+                          event(3, 150, "colleague_lunch")],
+                  plans=[plan(1, 100, "new_job", company="Northgate Clinic"),
+                         plan(2, 121, "restructure", employer="St. Anne's Hospital"),
+                         plan(3, 150, "colleague_lunch", employer="Northgate Clinic", colleague="Sam Reid")],
+                  facts=closed([fact(1, 0, "employer", "St. Anne's Hospital", 0),
+                                fact(2, 1, "employer", "Northgate Clinic", 100)]))
+    found = consistency.precondition_problems(world, NAME)
+    assert [(p.artifact_id, p.check) for p in found] == [("p0000-e0002", "event_precondition")]
+    assert "St. Anne's Hospital" in found[0].message and "Northgate Clinic" in found[0].message
+
+
+def test_an_event_at_work_while_unemployed_is_found_but_the_layoff_itself_is_not():
+    world = make(events=[event(0, 0, "baseline"), event(1, 50, "restructure"), event(2, 60, "work_project")],
+                  plans=[plan(1, 50, "restructure", employer="Brightwave"), plan(2, 60, "work_project",
+                                                                              employer="Brightwave")],
+                  facts=closed([fact(1, 0, "employer", "Brightwave", 0), fact(2, 1, "employer", "unemployed", 50)]))
+    found = consistency.precondition_problems(world, NAME)
+    assert [p.artifact_id for p in found] == ["p0000-e0002"] and "no employer" in found[0].message
+
+
+def test_changes_faster_than_the_rate_restatements_and_undeclared_attributes_are_found():
+    world = make(events=[event(0, 0, "baseline")] + [event(n, n * 10, "new_cafe") for n in range(1, 5)],
+                  facts=closed([fact(1, 1, "favourite_cafe", "Bean There", 10),
+                                fact(2, 2, "favourite_cafe", "Café Lumen", 20),       # 10 days later: too soon
+                                fact(3, 3, "favourite_cafe", "Café Lumen", 160),      # the same value again
+                                fact(4, 4, "call status", "missed call", 40),         # not in the ontology
+                                fact(5, 0, "team", "accounts", 0)]))                  # the persona has no team
+    assert checks(world) == Counter({"change_rate": 1, "fact_restates_value": 1, "fact_in_ontology": 2})
+
+
+def test_the_verifier_reports_them_as_errors_and_the_pseudo_share_as_a_warning():
+    world = make(events=[event(0, 0, "baseline"), event(1, 5, "family_call")],
+                  facts=closed([fact(1, 0, "city", "Porto", 0), fact(2, 1, "news", "a new job", 5, "Rui Silva"),
+                                fact(3, 1, "bogus", "x", 5)]))
+    persona = profile.enrich_persona(BuildConfig(name="t"), "p0000", profile.BUNDLED_SEEDS[0],
+                                     Gateway(ProviderConfig()))
+    persona = persona.model_copy(update={"name": NAME})
+    found = {f.check: f for f in verify_world(persona, world)}
+    assert found["fact_in_ontology"].severity == "error"
+    assert found["pseudo_attributes"].severity == "warning" and "1 of 3 facts" in found["pseudo_attributes"].message
+
+
+def test_careers_stay_within_their_schooling():
+    rng = __import__("random").Random(5)
+    nurse = [career_moves("nurse", rng)[0].title for _ in range(400)]
+    assert set(nurse) == {"nurse"}  # no other occupation needs a nursing degree
+    waiter = Counter(career_moves("waiter", rng)[0].title for _ in range(2000))
+    assert 0.75 < waiter["waiter"] / 2000 < 0.95 and abs(1 - waiter["waiter"] / 2000 - CAREER_CHANGE_SHARE) < 0.05
+    schooling = {o.title: o.education for o in banks.OCCUPATIONS}
+    assert {schooling[t] for t in waiter} == {"secondary school"}
+    assert "university student" not in {o.title for _ in range(200) for o in career_moves("unemployed", rng)}
+
+
+@pytest.fixture(scope="module")
+def two_years():
+    """Four personas of the rhelm preset over two years: the rates bind across a year boundary."""
+    cfg = load_preset("rhelm").model_copy(update={"days": 730, "personas": 4})
+    out = []
+    for pid, seed in zip(profile.persona_ids(cfg), profile.seed_texts(cfg), strict=True):
+        gateway = Gateway(ProviderConfig())
+        persona = profile.enrich_persona(cfg, pid, seed, gateway)
+        out.append((cfg, persona, loop.simulate(cfg, persona, gateway)))
+    return out
+
+
+def test_simulated_lives_keep_the_ontology_rates_and_preconditions(two_years):
+    for _cfg, persona, world in two_years:
+        found = [f for f in verify_world(persona, world) if f.severity == "error"]
+        assert found == [], [f.message for f in found]
+        figures = consistency.figures(world, persona.name, ATTRIBUTES)
+        assert figures["restated"] == 0
+        assert figures["changes"].get("employer", 0) <= 2 and figures["changes"].get("home", 0) <= 2
+        assert figures["changes"].get("favourite_cafe", 0) <= 6
+
+
+def test_cancelled_plans_say_why(two_years):
+    reasons = Counter(p.blocked_by.split(":")[0] for _, _, w in two_years for p in w.plans if p.blocked_by)
+    assert set(reasons) <= {"profile", "precondition", "rate"} | {r for r in reasons if r.startswith("p0")}
+    assert sum(reasons.values()) > 0
+
+
+def test_a_new_job_brings_new_colleagues(two_years):
+    for _cfg, persona, world in two_years:
+        colleagues = [e for e in world.entities if e.role == "colleague" and e.attributes.get("works_at")]
+        employers = {f.value for f in world.facts if f.subject == persona.name and f.attribute == "employer"}
+        assert {e.attributes["works_at"] for e in colleagues} <= employers
