@@ -1,7 +1,9 @@
 """How plausible the simulated lives are (issue 23), per persona-year, over every persona of a preset: the share
 of facts that are pseudo-attributes (records of events, not state), facts restating the value they supersede,
 value changes of the big and the small things, and the world verifier's rate and precondition violations.
-The world is simulated directly (enrich + simulate, offline, no Prefect, no I/O), as in bench/world.py.
+"Changes" are changes of value (the baseline's initial value is none); "facts" counts every fact of the
+attribute, the baseline's included (how issue 23 first counted them). The world is simulated directly
+(enrich + simulate, offline, no Prefect, no I/O), as in bench/world.py.
 
 `python -m bench.realism [preset]` prints the figures as JSON; `--questions RELEASE` adds the question counts
 by characteristic of a built release (its questions.parquet).
@@ -28,6 +30,7 @@ def realism(preset: str = PRESET) -> dict:
     attributes = ontology(pack_for(cfg).attributes())
     facts = records = restated = violations = rate = 0
     changes: Counter = Counter()
+    stated: Counter = Counter()
     by_record: Counter = Counter()
     personas = 0
     for pid, seed in zip(profile.persona_ids(cfg), profile.seed_texts(cfg), strict=True):
@@ -42,6 +45,7 @@ def realism(preset: str = PRESET) -> dict:
         violations += found["precondition_violations"]
         rate += sum(p.check == "change_rate" for p in consistency.rate_problems(world, attributes))
         changes.update(found["changes"])
+        stated.update(f.attribute for f in world.facts if f.subject == persona.name)
         by_record.update(found["records_by_attribute"])
     years = personas * cfg.days / 365
     return {
@@ -49,6 +53,7 @@ def realism(preset: str = PRESET) -> dict:
         "pseudo_attribute_share": round(records / facts, 3) if facts else None,
         "restated_fact_share": round(restated / facts, 3) if facts else None,
         "changes_per_persona_year": {a: round(changes[a] / years, 2) for a in WATCHED},
+        "facts_per_persona_year": {a: round(stated[a] / years, 2) for a in WATCHED},
         "top_records": dict(by_record.most_common(8)),
         "precondition_violations": violations, "change_rate_violations": rate,
         "command": f"python -m bench.realism {preset}",
@@ -84,7 +89,9 @@ def markdown(result: dict) -> list[str]:
             f"| facts restating the value they supersede | {result['restated_fact_share']} |",
             f"| precondition violations (target 0) | {result['precondition_violations']} |",
             f"| changes faster than the ontology's rate (target 0) | {result['change_rate_violations']} |",
-            f"| value changes per persona-year | {changes} |"]
+            f"| value changes per persona-year | {changes} |",
+            "| facts per persona-year (the baseline's included) | "
+            + ", ".join(f"{a} {n}" for a, n in result["facts_per_persona_year"].items()) + " |"]
 
 
 def main(argv: list[str]) -> None:

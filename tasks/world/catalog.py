@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from tasks.world import entities as E
 from tasks.world import entities_life as L
+from tasks.world import transitions as T
 from tasks.world.catalog_life import LIFE_KINDS
 from tasks.world.eventkinds import ConstraintSpec, EventKind, FactSpec, MatterSpec, Outcome, tags
 from tasks.world.eventkinds import fs as _fs
@@ -35,8 +36,9 @@ CORE_KINDS: list[EventKind] = [
                 MatterSpec("job hunting after the {company} offer fell through", (21, 45)),
             ),
             weight=1,
+            yearly=T.change_jobs,
             long_share=0.9,
-            cooldown=150,
+            cooldown=365,  # a job search a year at most: about one worker in four changes employer in a year
             requires=E.job_seeker,
             tags=tags("career"),
         ),
@@ -58,6 +60,7 @@ CORE_KINDS: list[EventKind] = [
                 MatterSpec("still looking for a new flat", (14, 40)),
             ),
             weight=1,
+            yearly=T.move_home,
             long_share=0.9,
             cooldown=150,
             tags=tags("moving", "spending"),
@@ -215,11 +218,11 @@ CORE_KINDS: list[EventKind] = [
             Outcome(
                 (
                     _fs(
-                        "news",
-                        "{news}",
-                        "{news_short}",
+                        "{life_attribute}",
+                        "{life_value}",
+                        "{life_short}",
                         subject="friend",
-                        path="relationships[name={friend}].attributes.news",
+                        path="relationships[name={friend}].attributes.{life_attribute}",
                     ),
                 )
             ),

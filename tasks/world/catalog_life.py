@@ -9,6 +9,7 @@ Critical negatives (breakup, financial shock, job loss, illness) impose lasting 
 from __future__ import annotations
 
 from tasks.world import entities_life as L
+from tasks.world import transitions as T
 from tasks.world.eventkinds import ConstraintSpec, EventKind, MatterSpec, Outcome, fs, tags
 
 
@@ -36,7 +37,8 @@ LIFE_KINDS: list[EventKind] = [
     ),
     EventKind(
         "family_call", "call {relative} about {topic}", L.draw_call,
-        Outcome((fs("news", "{news}", subject="relative", path="relationships[name={relative}].attributes.news"),)),
+        Outcome((fs("{life_attribute}", "{life_value}", "{life_short}", subject="relative",
+                    path="relationships[name={relative}].attributes.{life_attribute}"),)),
         Outcome((fs("call_status", "missed call about {topic}", subject="relative"),)),
         weight=3, long_share=0.0, cooldown=7, requires=lambda p: bool(p["relationships"]), tags=tags("social"),
     ),
@@ -50,7 +52,7 @@ LIFE_KINDS: list[EventKind] = [
     EventKind(
         "colleague_lunch", "have lunch with {colleague} from {team}", L.draw_colleague,
         Outcome((fs("tip", "{tip}", subject="colleague"), fs("team", "{team}", subject="colleague"))),
-        Outcome((fs("lunch_status", "cancelled lunch with {colleague}", "{colleague}", subject="colleague"),)),
+        Outcome((fs("lunch_status", "cancelled lunch with {colleague}", subject="colleague"),)),
         weight=3, long_share=0.0, cooldown=7, requires=L.employed, tags=tags("social", "work"),
     ),
     EventKind(
@@ -137,7 +139,7 @@ LIFE_KINDS: list[EventKind] = [
             constraint=ConstraintSpec("spending_restriction", "no big purchases or trips until {until}",
                                       "no big purchases", ("big_purchase", "travel"), (60, 120)),
         ),
-        weight=1, long_share=0.9, cooldown=150, requires=L.employed, tags=tags("career"),
+        weight=1, long_share=0.9, cooldown=365, requires=L.employed, tags=tags("career"), yearly=T.restructuring,
     ),
     EventKind(
         "milestone", "celebrate {person}'s {milestone} at {venue}", L.draw_milestone,

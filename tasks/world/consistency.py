@@ -5,7 +5,8 @@ Checks (each returns problems; tasks/world/verify.py turns them into findings of
 - `fact_in_ontology` (error): every fact's attribute is declared, for the right holder (the persona, or a
   person of their life).
 - `change_rate` (error): no attribute of one holder changes value sooner than its declared rate allows
-  (`Attribute.min_days` between two changes; the baseline's initial values are not changes).
+  (`Attribute.min_days` between two changes; the baseline's initial values are not changes; a change to a vacant
+  value such as `unemployed` counts only from the last such change, and the next job from the last job).
 - `fact_restates_value` (error): a fact that repeats the value of the fact it would supersede (state did not
   change, so there is no new fact: slot overwriting).
 - `event_precondition` (error): an event touching an employer the persona no longer works for (a promotion,
@@ -58,7 +59,7 @@ def ontology_problems(world: World, persona_name: str, attributes: dict[str, Att
         if declared is None:
             out.append(Problem(f.fact_id, "fact_in_ontology", f"{f.fact_id}: attribute {f.attribute!r} is not declared",
                                "declare it in tasks/world/ontology.py (or the pack's attributes())"))
-        elif (declared.holder == "persona") != (f.subject == persona_name):
+        elif declared.holder != "any" and (declared.holder == "persona") != (f.subject == persona_name):
             out.append(Problem(f.fact_id, "fact_in_ontology",
                                f"{f.fact_id}: {f.attribute!r} belongs to the {declared.holder}, not to {f.subject}"))
     return out
@@ -76,8 +77,9 @@ def rate_problems(world: World, attributes: dict[str, Attribute]) -> list[Proble
                                    f"({before.fact_id} already holds it)"))
         if declared is None or declared.min_days is None:
             continue
-        changes = [f for f in facts if not is_baseline(f)]
-        for before, after in zip(changes, changes[1:], strict=False):
+        arrivals = [f for f in facts if not is_baseline(f) and f.value not in declared.vacant]
+        exits = [f for f in facts if not is_baseline(f) and f.value in declared.vacant]
+        for before, after in [*zip(arrivals, arrivals[1:], strict=False), *zip(exits, exits[1:], strict=False)]:
             gap = (after.valid_from - before.valid_from).days
             if gap < declared.min_days:
                 out.append(Problem(after.fact_id, "change_rate",

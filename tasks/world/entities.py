@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 from tasks.world import banks
+from tasks.world.entities_life import LifeUpdate, life_update, update_fields
 
 Entity = dict[str, str]
 FRIENDLY_ROLES = frozenset(
@@ -229,20 +230,26 @@ def draw_cafe(rng: random.Random, profile: dict[str, Any]) -> Entity:
     return {"cafe": rng.choice(cafes), "street": rng.choice(banks.STREETS)}
 
 
-_NEWS = (
-    ("is opening a bookshop called Dog-Eared", "Dog-Eared"),
-    ("got engaged to a violinist named Teo", "Teo"),
-    ("is training for the Berlin Marathon", "Berlin Marathon"),
-    ("got promoted to head of design", "head of design"),
-    ("is moving to Vancouver in September", "Vancouver"),
-    ("adopted a greyhound named Comet", "Comet"),
-    ("started a podcast called Small Talk", "Small Talk"),
-)
+FRIEND_UPDATES: tuple[LifeUpdate, ...] = tuple(LifeUpdate(*row) for row in (
+    ("is opening a bookshop called Dog-Eared", "side_project", "a bookshop called Dog-Eared", "Dog-Eared"),
+    ("started a podcast called Small Talk", "side_project", "a podcast called Small Talk", "Small Talk"),
+    ("got engaged to a violinist named Teo", "partner", "a violinist named Teo", "Teo"),
+    ("is training for the Berlin Marathon", "race_goal", "the Berlin Marathon", "Berlin Marathon"),
+    ("is training for the Lisbon half marathon", "race_goal", "the Lisbon half marathon", "Lisbon half marathon"),
+    ("got promoted to head of design", "job_title", "head of design", "head of design"),
+    ("got a job as a ferry pilot", "job_title", "ferry pilot", "ferry pilot"),
+    ("is moving to Vancouver in September", "next_city", "Vancouver", "Vancouver"),
+    ("adopted a greyhound named Comet", "pet", "a greyhound named Comet", "Comet"),
+    ("adopted a ginger cat named Saffron", "pet", "a ginger cat named Saffron", "Saffron"),
+))
+"""What a friend tells when they visit."""
 
 
 def draw_visit(rng: random.Random, profile: dict[str, Any]) -> Entity:
-    """A friend to host, the occasion, their news, and the reason a visit may be cancelled."""
-    news, short = rng.choice(_NEWS)
+    """A friend to host, the occasion, the update of their life they bring, and the reason a visit may be
+    cancelled."""
+    friend = rng.choice(friends(profile))
+    update = life_update(rng, profile, friend, FRIEND_UPDATES)
     reason = rng.choice(("a bad flu", "a work emergency", "a cancelled train", "a family emergency"))
     occasion = rng.choice(
         (
@@ -260,13 +267,7 @@ def draw_visit(rng: random.Random, profile: dict[str, Any]) -> Entity:
             "a pancake breakfast",
         )
     )
-    return {
-        "friend": rng.choice(friends(profile)),
-        "occasion": occasion,
-        "news": news,
-        "news_short": short,
-        "reason": reason,
-    }
+    return {"friend": friend, "occasion": occasion, "reason": reason} | update_fields(update)
 
 
 def draw_project(rng: random.Random, profile: dict[str, Any]) -> Entity:

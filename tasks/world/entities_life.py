@@ -9,7 +9,7 @@ so repeated routines meet the same, deliberately confusable, people and places. 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, NamedTuple
 
 from tasks.world import banks
 from tasks.world.eventkinds import Entity
@@ -67,12 +67,53 @@ def draw_dinner(rng: random.Random, profile: dict[str, Any]) -> Entity:
     return {"restaurant": rng.choice(RESTAURANTS), "companion": rng.choice(people), "dish": dish}
 
 
+class LifeUpdate(NamedTuple):
+    """What someone in the persona's life is up to: how they tell it (`phrase`, after their name), and the state it
+    sets: an attribute of their own life (tasks/world/ontology.py, domain `life`), its value (a phrase inside
+    `phrase`) and a short form."""
+
+    phrase: str
+    attribute: str
+    value: str
+    short: str
+
+
+FAMILY_UPDATES: tuple[LifeUpdate, ...] = tuple(LifeUpdate(*row) for row in (
+    ("is repainting the kitchen yellow", "home_project", "repainting the kitchen yellow", "the kitchen"),
+    ("is re-tiling the bathroom", "home_project", "re-tiling the bathroom", "the bathroom"),
+    ("is building a shed at the bottom of the garden", "home_project", "building a shed", "the shed"),
+    ("booked a holiday to Crete", "next_holiday", "Crete", "Crete"),
+    ("booked a week in Lisbon for the spring", "next_holiday", "Lisbon", "Lisbon"),
+    ("started night classes in bookkeeping", "course", "night classes in bookkeeping", "night classes"),
+    ("is taking driving lessons", "course", "driving lessons", "driving lessons"),
+    ("started working at the library", "workplace", "the library", "the library"),
+    ("found a job at the garden centre", "workplace", "the garden centre", "the garden centre"),
+    ("joined a walking club", "club", "a walking club", "walking club"),
+    ("joined the church choir", "club", "the church choir", "the choir"),
+))
+"""What a relative tells on a call."""
+
+
+def life_update(rng: random.Random, profile: dict[str, Any], person: str, bank: tuple[LifeUpdate, ...]) -> LifeUpdate:
+    """An update of `person`'s life from `bank`: one that changes something, mostly about a part of their life not
+    told yet (their attributes in the profile say what is known)."""
+    known = next((r.get("attributes", {}) for r in profile["relationships"] if r["name"] == person), {})
+    changes = [u for u in bank if known.get(u.attribute) != u.value] or list(bank)
+    fresh = [u for u in changes if u.attribute not in known]
+    return rng.choice(fresh if fresh and rng.random() < 0.7 else changes)
+
+
+def update_fields(update: LifeUpdate) -> dict[str, str]:
+    """The entity fields a life update fills (`news` is the phrase the narrative tells it with)."""
+    return {"news": update.phrase, "life_attribute": update.attribute, "life_value": update.value,
+            "life_short": update.short}
+
+
 def draw_call(rng: random.Random, profile: dict[str, Any]) -> Entity:
-    """A family member to call and the news they share."""
+    """A family member to call and the update of their life they share."""
     who = rng.choice(family(profile) or [r["name"] for r in profile["relationships"]])
-    news = rng.choice(("is repainting the kitchen yellow", "booked a holiday to Crete", "started night classes",
-                       "is learning to drive", "got a new phone number", "joined a walking club"))
-    return {"relative": who, "news": news, "topic": rng.choice(("the weekend", "family news", "a birthday"))}
+    update = life_update(rng, profile, who, FAMILY_UPDATES)
+    return {"relative": who, "topic": rng.choice(("the weekend", "family news", "a birthday"))} | update_fields(update)
 
 
 def draw_shop(rng: random.Random, profile: dict[str, Any]) -> Entity:

@@ -19,7 +19,8 @@ Entity = dict[str, str]
 
 @dataclass(frozen=True)
 class FactSpec:
-    """A fact an outcome establishes. `subject` is "persona" or the entity field naming the subject."""
+    """A fact an outcome establishes. `subject` is "persona" or the entity field naming the subject; `attribute`
+    may name an entity field too (`{life_attribute}`: what a friend's news is about)."""
 
     attribute: str
     value: str
@@ -28,6 +29,12 @@ class FactSpec:
     subject: str = "persona"
     writes: str | None = None
     """What the profile path receives, when not the fact's value (a relationship's name, say)."""
+
+    def attribute_for(self, entity: Entity | None) -> str | None:
+        """The attribute for `entity` (None when it is a template and no entity is given)."""
+        if "{" not in self.attribute:
+            return self.attribute
+        return None if entity is None else self.attribute.format(**entity)
 
 
 @dataclass(frozen=True)
@@ -80,7 +87,8 @@ class EventKind:
     draw: Callable[[random.Random, dict[str, Any]], Entity]
     positive: Outcome
     negative: Outcome
-    weight: int = 2
+    weight: float = 2
+    """Relative chance of being chosen when one of the day's plans is drawn."""
     long_share: float = 0.5
     cooldown: int = 14
     requires: Callable[[dict[str, Any]], bool] = field(default=lambda profile: True)
@@ -91,6 +99,10 @@ class EventKind:
     the plan takes the entity fields that attribute's value is made of from the plan that set it, so the
     rollout changes no state."""
     keep_share: float = 0.0
+    yearly: Callable[[dict[str, Any]], float] | None = None
+    """For a life transition (a move, a job change, a layoff): the chance a year that a plan of this kind is made,
+    given the profile (life-stage-aware: tasks/world/transitions.py). Such a kind is not drawn among the day's
+    plans; each day it is planned with probability `yearly(profile) / 365`, so it stays as rare as lives are."""
 
     def value_fields(self, attribute: str) -> tuple[str, ...]:
         """The entity fields the positive outcome's value of `attribute` is made of (`{task} at {org}`)."""

@@ -10,7 +10,7 @@ matters and expired constraints are removed in the prune phase.
 
 Profile paths are dotted, with list selectors: `identity.employer`, `traits.hobbies` (a list of
 strings: add appends, remove drops the old value), `belongings[kind=pet]` (a list item: add creates it
-named by the new value, modify renames it, remove deletes it), `relationships[name=Sam Ortiz].attributes.news`.
+named by the new value, modify renames it, remove deletes it), `relationships[name=Sam Ortiz].attributes.pet`.
 """
 
 from __future__ import annotations
@@ -74,8 +74,9 @@ class WorldState:
     matters: list[Matter] = field(default_factory=list)
     constraints: list[Constraint] = field(default_factory=list)
     _open: dict[tuple[str, str], int] = field(default_factory=dict)
-    changed_on: dict[tuple[str, str], dt.date] = field(default_factory=dict)
-    """(subject, attribute) -> the day of its last fact not from the baseline (the rate limits count from it)."""
+    history: dict[tuple[str, str], list[tuple[dt.date, str]]] = field(default_factory=dict)
+    """(subject, attribute) -> (day, value) of each of its facts not from the baseline (the rate limits count
+    from them)."""
 
     def commit_facts(self, drafts: list[FactDraft], event_id: str, date: dt.date) -> list[Fact]:
         """Factual phase: record the facts, close superseded ones, apply their profile changes. A draft that
@@ -99,7 +100,7 @@ class WorldState:
     def _commit(self, draft: FactDraft, event_id: str, date: dt.date) -> Fact:
         key = (draft.subject, draft.attribute)
         if not event_id.endswith(BASELINE_SUFFIX):
-            self.changed_on[key] = date
+            self.history.setdefault(key, []).append((date, draft.value))
         if key in self._open:
             old = self.facts[self._open[key]]
             if old.valid_to is None or old.valid_to > date:
@@ -158,10 +159,21 @@ class WorldState:
         self.matters = [m for m in self.matters if m.text != matter.text] + [matter]
         self.add_to_list(MATTERS_PATH, matter.text, date, matter.event_id, "state")
 
+    def holding(self, kind: str, day: dt.date) -> list[Constraint]:
+        """The constraints of `kind` holding on `day`."""
+        return [c for c in self.constraints if c.kind == kind and c.valid_from <= day < c.valid_to]
+
     def add_constraint(self, constraint: Constraint) -> None:
-        """State phase: a critical event's lasting restriction, shown as an ongoing matter until it ends."""
+        """State phase: a critical event's lasting restriction, shown as an ongoing matter until it ends. One of
+        the same kind still holding is replaced: it ends the day the new one begins (as its fact does, superseded),
+        and its matter with it, so the constraint store and the fact store agree on what holds."""
+        day = constraint.valid_from
+        for old in self.holding(constraint.kind, day):
+            self.constraints[self.constraints.index(old)] = old.model_copy(update={"valid_to": day})
+            self.matters = [m for m in self.matters if m.text != old.description]
+            self.remove_path(MATTERS_PATH, day, constraint.event_id, "state", old.description)
         self.constraints.append(constraint)
-        self.add_matter(Matter(constraint.description, constraint.event_id, constraint.valid_to), constraint.valid_from)
+        self.add_matter(Matter(constraint.description, constraint.event_id, constraint.valid_to), day)
 
     def blocked_tags(self, day: dt.date) -> set[str]:
         """The event-kind tags that the constraints holding on `day` forbid."""

@@ -29,21 +29,21 @@ from typing import Any
 
 from schemas.config import BuildConfig
 from schemas.profile import Persona
-from schemas.world import Constraint, Event, EventNarration, Plan, ProfileSnapshot, World
+from schemas.world import Event, EventNarration, Plan, ProfileSnapshot, World
 from tasks.common.rng import rng_for
-from tasks.common.timeutil import human_date
 from tasks.domains.base import DomainPack, PackOutcome, ScheduledEvent
 from tasks.llm.gateway import CallSpec, Gateway
 from tasks.world import banks
-from tasks.world.catalog import KINDS, EventKind, FactSpec, Outcome
+from tasks.world.catalog import KINDS, EventKind, Outcome
 from tasks.world.consistency import EMPLOYER_KINDS, NOT_EMPLOYED
+from tasks.world.drafts import baseline_drafts, constraint_draft, constraint_of, fact_drafts, outcome_context
 from tasks.world.evolve import HOBBIES_PATH, FactDraft, Matter, WorldState, facts_valid_at
 from tasks.world.ontology import Attribute, ontology
 from tasks.world.standing import collect_entities, new_colleagues, standing_world
 
 __all__ = ["simulate", "facts_valid_at", "baseline_drafts", "fact_drafts", "outcome_context"]
-_SPECIAL_BELONGINGS = ("home", "vehicle", "pet")
 _PEOPLE_FIELDS = ("friend", "relative", "companion", "person", "partner")
+TRANSITIONS = tuple(k for k in KINDS.values() if k.yearly is not None)
 
 
 def simulate(config: BuildConfig, persona: Persona, gateway: Gateway, pack: DomainPack | None = None) -> World:
@@ -65,90 +65,6 @@ def pack_for(config: BuildConfig) -> DomainPack:
     except ImportError:
         return DomainPack()
     return registry_pack_for(config)
-
-
-def baseline_drafts(profile: dict[str, Any], name: str) -> list[FactDraft]:
-    """The facts the initial profile states: job, city, a hobby, belongings, each relationship's role."""
-    ident = profile["identity"]
-    drafts = [FactDraft(name, "occupation", ident["occupation"], (ident["occupation"],))]
-    if ident["employer"] not in ("retired", "unemployed"):
-        drafts.append(FactDraft(name, "employer", ident["employer"], (ident["employer"],)))
-    drafts.append(FactDraft(name, "city", ident["city"], (ident["city"],)))
-    if profile["traits"]["hobbies"]:
-        hobby = profile["traits"]["hobbies"][0]
-        drafts.append(FactDraft(name, "hobby", hobby, (hobby,)))
-    drafts += [_belonging_draft(item, name) for item in profile["belongings"]]
-    for person in profile["relationships"]:
-        role = person["role"]
-        drafts.append(FactDraft(person["name"], "relationship", role, (f"{role} {person['name']}", role)))
-    seen: set[tuple[str, str]] = set()
-    return [d for d in drafts if not ((d.subject, d.attribute) in seen or seen.add((d.subject, d.attribute)))]
-
-
-def fact_drafts(outcome: Outcome, entity: dict[str, str], persona_name: str) -> list[FactDraft]:
-    """The facts an outcome establishes for a plan's entity (values and surface forms filled in)."""
-    return [_draft(spec, entity, persona_name) for spec in outcome.facts]
-
-
-def _draft(spec: FactSpec, entity: dict[str, str], persona_name: str) -> FactDraft:
-    subject = persona_name if spec.subject == "persona" else entity[spec.subject]
-    value = spec.value.format(**entity)
-    forms = tuple(dict.fromkeys([value] + [f.format(**entity) for f in spec.forms]))
-    path = spec.path.format(**entity) if spec.path else None
-    writes = spec.writes.format(**entity) if spec.writes else None
-    return FactDraft(subject, spec.attribute, value, forms, path, path_value=writes)
-
-
-def constraint_of(outcome: Outcome, entity: dict[str, str], persona_id: str, number: int, event_id: str,
-                  day: dt.date, rng: random.Random) -> Constraint | None:
-    """The lasting constraint a critical outcome imposes, from `day` for a drawn number of days."""
-    spec = outcome.constraint
-    if spec is None:
-        return None
-    until = day + dt.timedelta(days=rng.randint(*spec.days))
-    return Constraint(
-        constraint_id=f"{persona_id}-c{number:04d}", persona_id=persona_id, event_id=event_id, kind=spec.kind,
-        description=spec.text.format(**entity, until=human_date(until)), blocks=sorted(spec.blocks),
-        valid_from=day, valid_to=until,
-    )
-
-
-def constraint_draft(constraint: Constraint, persona_name: str, short: str) -> FactDraft:
-    """The fact recording a constraint, valid exactly while the constraint holds."""
-    forms = (constraint.description, short)
-    return FactDraft(persona_name, constraint.kind, constraint.description, forms, until=constraint.valid_to)
-
-
-def _belonging_draft(item: dict[str, Any], name: str) -> FactDraft:
-    attribute = item["kind"] if item["kind"] in _SPECIAL_BELONGINGS else "prized_possession"
-    forms = [item["name"]]
-    if " at " in item["name"]:
-        forms.append(item["name"].split(" at ", 1)[1])
-    forms += [short for full, short in banks.VEHICLES if full == item["name"]]
-    return FactDraft(name, attribute, item["name"], tuple(forms))
-
-
-def outcome_context(
-    profile: dict[str, Any], event: dict[str, Any], entity: dict[str, str], drafts: list[FactDraft]
-) -> dict[str, Any]:
-    """What the `outcome` prompt needs: who narrates, in which voice, what happened, which facts to state."""
-    ident, comm = profile["identity"], profile["personality"]["communication"]
-    return {
-        "persona": {
-            "name": ident["name"],
-            "age": ident["age"],
-            "occupation": ident["occupation"],
-            "city": ident["city"],
-            "mood": profile["current_status"]["mood"],
-        },
-        "style": {k: comm[k] for k in ("formality", "verbosity", "emoji", "vocabulary")},
-        "event": event,
-        "entity": entity,
-        "facts": [
-            {"subject": d.subject, "attribute": d.attribute, "value": d.value, "mention": d.mention}
-            for d in drafts
-        ],
-    }
 
 
 class _Simulation:
@@ -206,7 +122,15 @@ class _Simulation:
             until = day + dt.timedelta(days=rng.randint(20, 75))
             self.state.matters.append(Matter(text, event_id, until))
 
+    def plan_transitions(self, day: dt.date) -> None:
+        """Each life transition (`EventKind.yearly`) possible today is planned with its daily chance."""
+        rng = self.rng(day, "transitions")
+        for kind in TRANSITIONS:
+            if rng.random() < kind.yearly(self.state.profile) / 365 and self.possible(kind, day):
+                self.add_plan(rng, kind, day)
+
     def make_plans(self, day: dt.date) -> None:
+        self.plan_transitions(day)
         rng, options = self.rng(day, "plan"), self.config.stages.loop
         if rng.random() >= options.plan_probability:
             return
@@ -217,48 +141,51 @@ class _Simulation:
             self.add_plan(rng, kind, day)
 
     def pick_kind(self, rng: random.Random, day: dt.date) -> EventKind | None:
-        """A kind not already pending, rested, possible for the current profile and not forbidden today."""
-        pending, blocked = {p.kind for p in self.pending}, self.state.blocked_tags(day)
-        eligible = [
-            k
-            for k in KINDS.values()
-            if k.key not in pending
-            and k.key not in self.owned
-            and self.rested(k, day)
-            and not k.tags & blocked
-            and k.requires(self.state.profile)
-            and self.too_soon(k, day) is None
-        ]
+        """A kind drawn by weight among those possible today (life transitions are planned apart)."""
+        eligible = [k for k in KINDS.values() if k.yearly is None and self.possible(k, day)]
         return rng.choices(eligible, weights=[k.weight for k in eligible])[0] if eligible else None
+
+    def possible(self, kind: EventKind, day: dt.date) -> bool:
+        """Not already pending, rested, possible for the current profile, not forbidden today, not left to the
+        domain pack, and not a change sooner than the ontology's rate allows."""
+        return (kind.key not in {p.kind for p in self.pending} and kind.key not in self.owned
+                and self.rested(kind, day) and not kind.tags & self.state.blocked_tags(day)
+                and kind.requires(self.state.profile) and self.too_soon(kind, day) is None)
 
     def rested(self, kind: EventKind, day: dt.date) -> bool:
         last = self.last_done.get(kind.key)
         return last is None or (day - last).days >= kind.cooldown
 
-    def rate_bound(self, kind: EventKind) -> list[tuple[str, Attribute]]:
-        """(subject field, attribute) for the rate-bound attributes either outcome of `kind` may change; the
-        subject field is "persona" or the entity field naming the person."""
-        found = {(s.subject, s.attribute) for o in (kind.positive, kind.negative) for s in o.facts}
-        return [(subject, a) for subject, name in sorted(found)
-                if (a := self.attributes.get(name)) is not None and a.min_days is not None]
+    def rate_bound(self, outcome: Outcome, entity: dict[str, str] | None = None) -> list[tuple[str, Attribute]]:
+        """(subject field, attribute) for the rate-bound attributes `outcome` may change; the subject field is
+        "persona" or the entity field naming the person (without `entity`, attributes an entity field names are
+        unknown and left out)."""
+        found = {(s.subject, s.attribute_for(entity)) for s in outcome.facts}
+        return [(subject, a) for subject, name in sorted(found, key=str)
+                if name and (a := self.attributes.get(name)) is not None and a.min_days is not None]
 
-    def too_soon(self, kind: EventKind, day: dt.date, entity: dict[str, str] | None = None) -> str | None:
-        """The first attribute `kind` would change sooner than the ontology's rate allows on `day`. Without
-        `entity` (choosing a kind) only the persona's attributes are known, and a routine that can keep its
-        value (`keep`) is never too soon; with it, a person's attributes count too, and only the values either
-        outcome would really change (a lunch restating a colleague's team changes nothing)."""
-        for field_name, attribute in self.rate_bound(kind):
+    def too_soon(self, kind: EventKind, day: dt.date, entity: dict[str, str] | None = None,
+                 valence: str = "positive") -> str | None:
+        """The first attribute the `valence` outcome of `kind` (by default the one a plan is made for) would change
+        sooner than the ontology's rate allows on `day`. Without `entity` (choosing a kind) only the persona's
+        attributes are known, and a routine that can keep its value (`keep`) is never too soon; with it, a
+        person's attributes count too, and only the values the outcome would really change (a lunch restating a
+        colleague's team changes nothing)."""
+        outcome = kind.outcome(valence)
+        for field_name, attribute in self.rate_bound(outcome, entity):
             if entity is None and (field_name != "persona" or kind.keep == attribute.name):
                 continue
+            specs = [s.value for s in outcome.facts
+                     if s.subject == field_name and s.attribute_for(entity) == attribute.name]
+            leaving = set(specs) <= set(attribute.vacant)  # a layoff counts from the last layoff, a job from a job
             subject = self.persona.name if field_name == "persona" else entity[field_name]
-            last = self.state.changed_on.get((subject, attribute.name))
-            if last is None or (day - last).days >= attribute.min_days:
+            dates = [d for d, v in self.state.history.get((subject, attribute.name), [])
+                     if (v in attribute.vacant) == leaving]
+            if not dates or (day - dates[-1]).days >= attribute.min_days:
                 continue
             if entity is not None:
                 now = self.state.current(subject, attribute.name, day)
-                values = {s.value.format(**entity) for o in (kind.positive, kind.negative) for s in o.facts
-                          if s.subject == field_name and s.attribute == attribute.name}
-                if values <= {now}:
+                if {v.format(**entity) for v in specs} <= {now, *attribute.vacant}:
                     continue
             return attribute.name
         return None
@@ -322,7 +249,8 @@ class _Simulation:
         name = self.persona.name
         keys = set()
         for outcome in (kind.positive, kind.negative):
-            keys |= {(name if s.subject == "persona" else entity[s.subject], s.attribute) for s in outcome.facts}
+            keys |= {(name if s.subject == "persona" else entity[s.subject], s.attribute_for(entity))
+                     for s in outcome.facts}
             if outcome.constraint is not None:
                 keys.add((name, outcome.constraint.kind))
         return frozenset(keys)
@@ -345,11 +273,16 @@ class _Simulation:
             return
         rng = self.rng(day, f"rollout:{plan.plan_id}")
         valence = "positive" if rng.random() < self.config.rollout_p else "negative"
+        if valence == "negative" and self.too_soon(KINDS[plan.kind], day, plan.entity, "negative"):
+            valence = "positive"  # a second illness (injury, breakup) this soon is what the rate makes rare
         outcome = KINDS[plan.kind].outcome(valence)
         severity = min(5, rng.randint(1, 3) + (2 if outcome.critical else 0))
         event_id = f"{self.pid}-e{len(self.events):04d}"
         number = len(self.state.constraints) + 1
-        constraint = constraint_of(outcome, plan.entity, self.pid, number, event_id, day, rng)
+        held = self.state.holding(outcome.constraint.kind, day) if outcome.constraint else []
+        constraint = constraint_of(outcome, plan.entity, self.pid, number, event_id, day, rng, held)
+        if constraint is not None and any(c.description == constraint.description for c in held):
+            constraint = None  # the restriction already holds, unchanged
         drafts = fact_drafts(outcome, plan.entity, self.persona.name)
         if constraint is not None:
             drafts.append(constraint_draft(constraint, self.persona.name, outcome.constraint.short))

@@ -3,30 +3,35 @@ how fast it may plausibly change.
 
 A fact is a value of one attribute of one holder (the persona, or a person of their life) over a validity
 interval. Each attribute is declared here (a domain pack declares its own in `DomainPack.attributes()`), with:
-- `holder`: `persona`, `person` (a relation, a colleague) or `other` (what the persona reacted to, say);
+- `holder`: `persona`, `person` (a relation, a colleague), `any` (both: a pet, a course) or `other` (what the
+  persona reacted to, say);
 - `domain`: what part of the life it describes (work, home, relations, health, possessions, routine,
-  preference, project, finance, constraint), or `record` for a pseudo-attribute (below);
+  preference, project, finance, constraint; `life` for what the persona's people are up to in their own lives),
+  or `record` for a pseudo-attribute (below);
 - `per_year`: the most changes of value a plausible life makes in a year. The simulator does not plan an event
   that would change the value sooner than `365 / per_year` days after its last change, a plan whose change
   became too soon by its day is cancelled, and the world verifier fails a world where it happens anyway
   (`change_rate`). None: not rate-bound (a constraint lasts its own interval; a record is not state).
 
 Rates, and why (caps, not averages: the catalog's weights decide how often a change is drawn at all):
-- employer 1, home 1, city 1: a median job tenure of about four years (US BLS, Employee Tenure 2022) and about one
-  adult in ten moving home in a year (US Census CPS, geographic mobility) make a second job change or a second
-  move within a year rare; occupation 0.5: careers change rarer still than employers; income band 1: pay is
-  reviewed yearly.
+- employer 1 (leaving for no employer aside), home 1, city 1: a median job tenure of about four years (US BLS,
+  Employee Tenure 2022) and about one adult in ten moving home in a year (US Census CPS, geographic mobility) make
+  a second job change or a second move within a year rare; occupation 0.5: careers change rarer still than
+  employers; income band 1: pay is reviewed yearly.
 - doctor 1, gym 1, pet 1, vehicle 1, prized possession 1: chosen once and kept; changing sooner needs a cause
   (a move) the simulation does not yet model.
 - favourite café 3, grocery shop 2: habits; a favourite place changes after experience, a few times a year at
   most (issue 23's target: favourite places at most 3 a year).
 - current book 12 (about a book a month for a keen reader), course 4 (a term each), work project 4 (a quarter
   each), volunteering 2, hobby 3, disliked café 4: the small things that change often.
+- the lives of the persona's people (what a friend or a relative tells them): job title, workplace, partner and
+  the city they are moving to 1, a side project, a race they train for and a club 3, a home project and the next
+  holiday 4 (their pet and course as the persona's).
 - health: injury 4, diagnosis 4, illness 6; relations: relationship 2 and relationship status 2 per person;
   a colleague's team 1.
 
 Records (`domain="record"`) are pseudo-attributes: what happened at an event stored as if it were state
-("news", "tip", "last_dinner_out", "call_status = missed call about family news"). What happened on a day is an
+("tip", "last_dinner_out", "call_status = missed call about family news"). What happened on a day is an
 event, not state; they remain while the question generators still read them (issue 23 replaces them with
 state and event questions) and the world verifier reports their share (`pseudo_attributes`, a warning).
 """
@@ -36,9 +41,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-Holder = Literal["persona", "person", "other"]
+Holder = Literal["persona", "person", "other", "any"]
 Domain = Literal["work", "home", "relations", "health", "possessions", "routine", "preference", "project",
-                 "finance", "constraint", "record"]
+                 "life", "finance", "constraint", "record"]
 
 
 @dataclass(frozen=True)
@@ -48,6 +53,10 @@ class Attribute:
     domain: Domain
     per_year: float | None = None
     """Most value changes a year (see the module doc); None: not rate-bound."""
+    vacant: tuple[str, ...] = ()
+    """Values meaning the holder has none (no employer: `unemployed`, `retired`). Leaving counts from the last time
+    they left (one layoff a year at most) and the next value from the last value that was not vacant (a new job
+    half a year after a layoff is no job-hopping)."""
 
     @property
     def record(self) -> bool:
@@ -69,10 +78,15 @@ def _records(holder: Holder, *names: str) -> list[Attribute]:
 
 
 CORE: tuple[Attribute, ...] = (
-    *_state("persona", "work", {"employer": 1, "occupation": 0.5, "income_band": 1}),
-    *_state("persona", "project", {"work_project": 4, "course": 4, "current_book": 12}),
+    Attribute("employer", "persona", "work", 1, vacant=("unemployed", "retired")),
+    *_state("persona", "work", {"occupation": 0.5, "income_band": 1}),
+    *_state("persona", "project", {"work_project": 4, "current_book": 12}),
+    *_state("any", "project", {"course": 4}),
     *_state("persona", "home", {"home": 1, "city": 1}),
-    *_state("persona", "possessions", {"pet": 1, "vehicle": 1, "prized_possession": 1}),
+    *_state("persona", "possessions", {"vehicle": 1, "prized_possession": 1}),
+    *_state("any", "possessions", {"pet": 1}),
+    *_state("person", "life", {"job_title": 1, "workplace": 1, "partner": 1, "next_city": 1, "side_project": 3,
+                               "race_goal": 3, "club": 3, "home_project": 4, "next_holiday": 4}),
     *_state("persona", "routine", {"grocery_shop": 2, "gym": 1, "doctor": 1, "volunteering": 2, "hobby": 3}),
     *_state("persona", "preference", {"favourite_cafe": 3, "disliked_cafe": 4}),
     *_state("persona", "health", {"injury": 4, "diagnosis": 4, "illness": 6}),
@@ -87,7 +101,7 @@ CORE: tuple[Attribute, ...] = (
               "gym_status", "vehicle_status", "trip_status", "hobby_session_status", "shopping_status",
               "dinner_status", "concert_status", "volunteering_status", "evening_status", "work_project_status",
               "promotion_status", "retirement_status", "dating_status"),
-    *_records("person", "news", "tip", "milestone", "milestone_status", "call_status", "visit_status",
+    *_records("person", "tip", "milestone", "milestone_status", "call_status", "visit_status",
               "lunch_status"),
 )
 """The core attributes (the event catalog's, the baseline's and the constraints')."""

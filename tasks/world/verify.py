@@ -119,9 +119,10 @@ def check_constraints(out: _Findings, world: World) -> None:
     facts = {(f.event_id, f.value): f for f in world.facts}
     for c in world.constraints:
         fact = facts.get((c.event_id, c.description))
-        if fact is None or fact.valid_from != c.valid_from or fact.valid_to is None or fact.valid_to > c.valid_to:
+        if fact is None or (fact.valid_from, fact.valid_to) != (c.valid_from, c.valid_to):
             out.flag(c.constraint_id, "constraint_recorded_as_fact",
-                     f"{c.constraint_id} has no fact valid from {c.valid_from} until at most {c.valid_to}")
+                     f"{c.constraint_id} has no fact valid exactly while it holds ({c.valid_from} to {c.valid_to}): "
+                     "the fact store and the constraint store would disagree")
     plans = {p.plan_id: p for p in world.plans}
     for event in world.events:
         plan = plans.get(event.plan_id or "")

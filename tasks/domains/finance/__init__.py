@@ -44,11 +44,13 @@ class FinancePack(DomainPack):
         return _world().shape_persona(config, persona, seed)
 
     def attributes(self) -> tuple:
-        """Risk stance, allocation, goal and horizon (finance state, moved by the Impact Model at the pace of the
-        pack's own schedule, so not rate-bound here), the formative memory, and the reaction to an event (a record)."""
+        """Risk stance, allocation, goal and horizon, and the work status a catalog event sets (finance state, moved
+        at the pace of the pack's own schedule, so not rate-bound here), the formative memory, and the reaction to
+        an event (a record)."""
         from tasks.world.ontology import Attribute
 
-        state = ("risk_tolerance", "stock_allocation", "investment_goal", "investment_horizon", "formative_memory")
+        state = ("risk_tolerance", "stock_allocation", "investment_goal", "investment_horizon", "formative_memory",
+                 "work_status")
         return (*(Attribute(a, "persona", "finance") for a in state), Attribute("reaction", "other", "record"))
 
     def baseline_facts(self, config: BuildConfig, persona: Persona) -> list:

@@ -362,20 +362,31 @@ def impact_drafts(name: str, constraint: ImpactConstraint, title: str) -> list[F
 
 
 def work_drafts(name: str, cat: CatalogEvent, state: WorldState) -> list[FactDraft]:
-    """The occupation fact a job loss, a new job or retirement supersedes (impact.WORK_STATUS), and for a job
-    loss or a retirement the employer they leave (`unemployed`, `retired`), in the profile too, so the core's
-    work events (a lunch with colleagues, a work project) stop with it."""
+    """The work-status fact a job loss, a new job or retirement sets (impact.WORK_STATUS; the persona's trade,
+    `occupation`, stays what it is), and the employer it changes in the profile too, so the core's work events (a
+    lunch with colleagues, a work project) stop with a job loss and resume with the next job: `unemployed` or
+    `retired` when they leave, the first employer of their trade in their city when a new job ends a spell out of
+    work."""
     if cat.catalog_id not in im.WORK_STATUS:
         return []
     phrase = im.WORK_STATUS[cat.catalog_id][0]
-    job = state.profile["identity"]["occupation"]
+    ident = state.profile["identity"]
+    job = ident["occupation"]
     value = {"out of work": f"out of work (formerly {job})", "retired": f"retired (formerly {job})"}.get(
         phrase, f"{job}, in a better-paid job")
-    drafts = [FactDraft(name, "occupation", value, (phrase,), "identity.occupation")]
-    leaves = {"out of work": "unemployed", "retired": "retired"}.get(phrase)
-    if leaves is not None and state.profile["identity"]["employer"] not in ("unemployed", "retired"):
-        drafts.append(FactDraft(name, "employer", leaves, (phrase,), "identity.employer"))
+    drafts = [FactDraft(name, "work_status", value, (phrase,))]
+    employer = {"out of work": "unemployed", "retired": "retired"}.get(phrase)
+    if employer is None and ident["employer"] in ("unemployed", "retired"):
+        employer = next(iter(employers_of(job, ident["city"])), None)
+    if employer is not None and employer != ident["employer"]:
+        forms = (phrase,) if employer in ("unemployed", "retired") else (phrase, employer)  # the narrative says phrase
+        drafts.append(FactDraft(name, "employer", employer, forms, "identity.employer"))
     return drafts
+
+
+def employers_of(occupation: str, city: str) -> list[str]:
+    """The employers of an occupation in a city (tasks/world/banks.py), in the bank's order."""
+    return [e.format(city=city) for o in banks.OCCUPATIONS if o.title == occupation for e in o.employers]
 
 
 def reaction_context(profile: dict[str, Any], investor: InvestorProfile, cat: CatalogEvent, event: ScheduledEvent,

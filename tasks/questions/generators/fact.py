@@ -1,7 +1,8 @@
 """Fact questions: the value of an attribute at a moment, reached directly, through a link or by exclusion.
 
-- multi_hop_traversal: two facts chained through a person. A role or a team names a person (fact 1), whose
-  latest news, tip or celebration is asked (fact 2); or the other way round ("Which team is the colleague
+- multi_hop_traversal: two facts chained through a person. A role or a team names a person (fact 1), and
+  something of their own life (their job, their pet, the race they train for), their latest tip or
+  celebration is asked (fact 2); or the other way round ("Which team is the colleague
   who recommended X on?"); or an event names the person ("the friend Maya hosted for the football final").
 - entity_disambiguation: two people who share a first name (the simulator plants such pairs); one is named
   by first name plus a cue only they fit (their role, their team, the tip they gave) and a current value
@@ -85,9 +86,23 @@ STATE_QUESTIONS: dict[str, str] = {
     "race_result": "What was {ps} most recent race result?",
 }
 
+# What the persona's people are up to in their own lives (ontology domain `life`, and their pet and course):
+# {x} names the person (full name or a cue phrase).
+LIFE_QUESTIONS: dict[str, str] = {
+    "job_title": "What job does {x} have now?",
+    "workplace": "Where does {x} work now?",
+    "partner": "Who is {x} engaged to?",
+    "next_city": "Which city is {x} moving to?",
+    "side_project": "What side project has {x} started?",
+    "race_goal": "Which race is {x} training for?",
+    "club": "Which club has {x} joined?",
+    "home_project": "What is {x} doing at home these days?",
+    "next_holiday": "Where is {x} going on their next holiday?",
+    "pet": "What pet does {x} have now?",
+    "course": "Which course is {x} taking now?",
+}
 # Wording for attributes of other people: {x} names the person (full name or a cue phrase).
-PERSON_QUESTIONS: dict[str, str] = {
-    "news": "What is the latest news from {x}?",
+PERSON_QUESTIONS: dict[str, str] = LIFE_QUESTIONS | {
     "tip": "What did {x} most recently recommend to {p}?",
     "milestone": "What did {x} most recently celebrate?",
     "team": "Which team is {x} on?",
@@ -167,7 +182,7 @@ def namesakes(ctx: QContext) -> dict[str, list[str]]:
     """First name -> the people (fact subjects or relations, not the persona, no titles) sharing it."""
     people = {r.name for r in ctx.persona.profile.relationships}
     people |= {f.subject for f in ctx.world.facts
-               if f.attribute in ("relationship", "team", "tip", "news") and f.valid_from < ctx.day}
+               if f.attribute in ("relationship", "team", "tip", *LIFE_QUESTIONS) and f.valid_from < ctx.day}
     people.discard(ctx.persona.name)
     groups: dict[str, list[str]] = defaultdict(list)
     for name in sorted(people):
@@ -190,7 +205,7 @@ def entity_disambiguation(ctx: QContext) -> list[Candidate]:
                 cues.append((f"{possessive(p)} {rel[name][0]} {first}", rel[name][1], "role"))
             if name in team and all(o not in team or team[o].value != team[name].value for o in others):
                 cues.append((f"{first} from {team[name].value}", team[name], "team"))
-            for attribute in ("news", "tip", "milestone"):
+            for attribute in (*LIFE_QUESTIONS, "tip", "milestone"):
                 now = ctx.current(name, attribute, day)
                 if now is None:
                     continue
@@ -273,8 +288,8 @@ def _hop(ctx: QContext, question: str, target: Fact, link: Fact, reference: str,
 
 @generator("fact", "multi_hop_traversal")
 def multi_hop_traversal(ctx: QContext) -> list[Candidate]:
-    """Chains of two facts through a person: role -> person -> latest news/celebration; team -> colleague ->
-    latest tip; tip -> colleague -> team; event -> person -> latest news."""
+    """Chains of two facts through a person: role -> person -> their own life or latest celebration; team ->
+    colleague -> latest tip; tip -> colleague -> team; event -> person -> their own life."""
     p, day = who(ctx), ctx.day
     out: list[Candidate | None] = []
     rel, team = roles(ctx, day), teams(ctx, day)
@@ -282,7 +297,7 @@ def multi_hop_traversal(ctx: QContext) -> list[Candidate]:
     for person, (role, link) in sorted(rel.items()):
         if role_count[role] != 1:
             continue
-        for attribute in ("news", "milestone"):
+        for attribute in (*LIFE_QUESTIONS, "milestone"):
             if (now := ctx.current(person, attribute, day)) is None:
                 continue
             question = PERSON_QUESTIONS[attribute].format(x=f"{possessive(p)} {role}", p=p)
@@ -327,19 +342,22 @@ def event_cue(p: str, story: Story) -> str:
 
 
 def _event_hops(ctx: QContext) -> list[Candidate | None]:
-    """Event -> person -> latest news, when the event's own fact is not that news (a real second hop)."""
+    """Event -> person -> what they are up to now (an attribute of their own life), when the event's own fact
+    is not that value (a real second hop)."""
     p, day, out = who(ctx), ctx.day, []
     items = [s for s in stories(ctx) if s.kind in EVENT_CUES]
     cues = Counter(event_cue(p, s) for s in items)
     for s in items:
         person, cue = s.entity.get(EVENT_CUES[s.kind][0]), event_cue(p, s)
-        now = ctx.current(person, "news", day) if person else None
-        if now is None or cues[cue] != 1 or now.fact_id in s.fact_ids:
+        if not person or cues[cue] != 1:
             continue
-        link = s.facts[0]
-        question = PERSON_QUESTIONS["news"].format(x=cue, p=p)
-        out.append(_hop(ctx, question, now, link, f"That person is {person}; their latest news is {now.value}.",
-                        f"event.{s.kind}", values_of(ctx, "news"), {"event_ids": [s.event.event_id]}))
+        for attribute in LIFE_QUESTIONS:
+            now = ctx.current(person, attribute, day)
+            if now is None or now.fact_id in s.fact_ids:
+                continue
+            question = LIFE_QUESTIONS[attribute].format(x=cue, p=p)
+            out.append(_hop(ctx, question, now, s.facts[0], f"That person is {person}; the answer is {now.value}.",
+                            f"event.{s.kind}", values_of(ctx, attribute), {"event_ids": [s.event.event_id]}))
     return out
 
 

@@ -292,6 +292,9 @@ def test_reconstruction_on_a_built_corpus_gold_is_one_each_claim_counts_and_stal
     claims, facts, turns = built_corpus()
     personas = sorted({c.persona_id for c in claims})
     assert len(personas) == 2 and len(claims) > 40
+    # a second person holding a claim's exact value (two friends who both joined a choir): scored apart
+    twin = claims[0].model_copy(update={"claim_id": f"{claims[0].persona_id}-pc9999", "subject": "Someone Else"})
+    claims = [*claims, twin]
     keyed_without_subject = {(c.persona_id, c.attribute, normalize(c.value)) for c in claims}
     assert len(keyed_without_subject) < len(claims), "the corpus should hold equal values about different people"
 

@@ -43,8 +43,9 @@ def test_steered_callbacks_are_flagged_answered_topics_that_need_memory():
 
 
 def test_a_rate_below_the_natural_one_thins_the_callbacks():
-    config, persona, world, natural = simulated(60, None)
-    low_config, _, _, low = simulated(60, 0.005)
+    """Ninety days: a life that keeps to its change rates tells enough earlier facts again for a natural rate."""
+    config, persona, world, natural = simulated(90, None)
+    low_config, _, _, low = simulated(90, 0.005)
     assert natural_rate(persona_needs(config, persona, world, natural)) > 0.015
     assert natural_rate(persona_needs(low_config, persona, world, low)) <= 0.01
 

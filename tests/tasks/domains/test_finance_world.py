@@ -141,7 +141,7 @@ def test_horizon_of_one_year_is_singular():
     assert "investing for 1 year (since 2019)" in inv.seed_text(cand, 2020)
 
 
-def test_a_job_loss_supersedes_the_occupation_fact(cfg, personas):
+def test_a_job_loss_sets_the_work_status_and_ends_the_employer(cfg, personas):
     from tasks.domains.base import ScheduledEvent
 
     persona = personas[1]
@@ -149,8 +149,12 @@ def test_a_job_loss_supersedes_the_occupation_fact(cfg, personas):
     state = type("S", (), {"profile": persona.profile.model_dump(mode="json"), "facts": []})()
     sched = ScheduledEvent("job_loss", dt.date(2020, 6, 1), "personal:job_loss", "losing a job")
     out = world.roll_out(cfg, persona, state, sched, "p0001-e0009", [])
-    [occupation] = [d for d in out.drafts if d.attribute == "occupation"]
-    assert (occupation.value, occupation.forms) == (f"out of work (formerly {job})", ("out of work",))
+    [status] = [d for d in out.drafts if d.attribute == "work_status"]
+    assert (status.value, status.forms) == (f"out of work (formerly {job})", ("out of work",))
+    assert not [d for d in out.drafts if d.attribute == "occupation"]  # the trade stays what it is
+    if persona.profile.identity.employer not in ("unemployed", "retired"):
+        [employer] = [d for d in out.drafts if d.attribute == "employer"]
+        assert (employer.value, employer.forms, employer.path) == ("unemployed", ("out of work",), "identity.employer")
     c = out.rows["impact_constraints"][0]
     assert "out of work" in im.fact_phrases(c)
     narrative = im.fallback_narrative(c, sched.title, "")

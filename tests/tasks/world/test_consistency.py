@@ -14,7 +14,8 @@ from tasks.domains import PACKS, pack_for
 from tasks.llm.gateway import Gateway
 from tasks.world import banks, consistency, loop, profile
 from tasks.world.catalog import KINDS
-from tasks.world.entities import CAREER_CHANGE_SHARE, career_moves
+from tasks.world.entities import CAREER_CHANGE_SHARE, FRIEND_UPDATES, career_moves
+from tasks.world.entities_life import FAMILY_UPDATES
 from tasks.world.ontology import ATTRIBUTES, Attribute, ontology
 from tasks.world.verify import verify_world
 
@@ -59,7 +60,9 @@ def checks(world: World) -> Counter:
 
 
 def test_every_attribute_the_simulator_can_write_is_declared():
-    written = {s.attribute for k in KINDS.values() for o in (k.positive, k.negative) for s in o.facts}
+    written = {s.attribute for k in KINDS.values() for o in (k.positive, k.negative) for s in o.facts
+               if "{" not in s.attribute}
+    written |= {u.attribute for u in FAMILY_UPDATES + FRIEND_UPDATES}  # `{life_attribute}`
     written |= {o.constraint.kind for k in KINDS.values() for o in (k.positive, k.negative) if o.constraint}
     written |= {"occupation", "employer", "city", "hobby", "relationship", "home", "vehicle", "pet",
                 "prized_possession"}  # the baseline's (loop.baseline_drafts)
@@ -75,7 +78,8 @@ def test_every_attribute_the_simulator_can_write_is_declared():
 def test_rates_hold_big_changes_rare_and_small_ones_often():
     assert ATTRIBUTES["employer"].min_days == ATTRIBUTES["home"].min_days == 365
     assert ATTRIBUTES["favourite_cafe"].min_days == 122 and ATTRIBUTES["current_book"].min_days == 30
-    assert ATTRIBUTES["news"].record and ATTRIBUTES["news"].min_days is None
+    assert ATTRIBUTES["tip"].record and ATTRIBUTES["tip"].min_days is None
+    assert ATTRIBUTES["pet"].holder == "any" and ATTRIBUTES["side_project"].domain == "life"
     assert not ATTRIBUTES["spending_restriction"].record and ATTRIBUTES["spending_restriction"].min_days is None
 
 
@@ -122,7 +126,7 @@ def test_changes_faster_than_the_rate_restatements_and_undeclared_attributes_are
 
 def test_the_verifier_reports_them_as_errors_and_the_pseudo_share_as_a_warning():
     world = make(events=[event(0, 0, "baseline"), event(1, 5, "family_call")],
-                  facts=closed([fact(1, 0, "city", "Porto", 0), fact(2, 1, "news", "a new job", 5, "Rui Silva"),
+                  facts=closed([fact(1, 0, "city", "Porto", 0), fact(2, 1, "tip", "a new job", 5, "Rui Silva"),
                                 fact(3, 1, "bogus", "x", 5)]))
     persona = profile.enrich_persona(BuildConfig(name="t"), "p0000", profile.BUNDLED_SEEDS[0],
                                      Gateway(ProviderConfig()))
@@ -161,7 +165,9 @@ def test_simulated_lives_keep_the_ontology_rates_and_preconditions(two_years):
         assert found == [], [f.message for f in found]
         figures = consistency.figures(world, persona.name, ATTRIBUTES)
         assert figures["restated"] == 0
-        assert figures["changes"].get("employer", 0) <= 2 and figures["changes"].get("home", 0) <= 2
+        jobs = [f for f in world.facts if f.subject == persona.name and f.attribute == "employer"
+                and not consistency.is_baseline(f) and f.value not in ATTRIBUTES["employer"].vacant]
+        assert len(jobs) <= 2 and figures["changes"].get("home", 0) <= 2  # two years, one a year
         assert figures["changes"].get("favourite_cafe", 0) <= 6
 
 
@@ -176,3 +182,83 @@ def test_a_new_job_brings_new_colleagues(two_years):
         colleagues = [e for e in world.entities if e.role == "colleague" and e.attributes.get("works_at")]
         employers = {f.value for f in world.facts if f.subject == persona.name and f.attribute == "employer"}
         assert {e.attributes["works_at"] for e in colleagues} <= employers
+
+
+def test_constraints_and_their_facts_agree_and_one_of_a_kind_holds_at_a_time(two_years):
+    """p0002-q0040 of the old simulator: a second restriction of a kind superseded the first's fact while the
+    constraint store still held the first, so a question's answer and the constraint disagreed."""
+    for _cfg, _persona, world in two_years:
+        facts = {(f.event_id, f.value): f for f in world.facts}
+        for c in world.constraints:
+            fact = facts[(c.event_id, c.description)]
+            assert (fact.valid_from, fact.valid_to) == (c.valid_from, c.valid_to), c.constraint_id
+        by_kind: dict[str, list] = {}
+        for c in sorted(world.constraints, key=lambda c: c.valid_from):
+            assert all(o.valid_to <= c.valid_from for o in by_kind.get(c.kind, [])), c.constraint_id
+            by_kind.setdefault(c.kind, []).append(c)
+
+
+def test_a_new_restriction_replaces_one_of_its_kind_without_lifting_anything_early():
+    import random
+
+    from schemas.world import Constraint
+    from tasks.world.evolve import WorldState
+    from tasks.world.loop import constraint_of
+
+    state = WorldState("p0000", profile.enrich_persona(BuildConfig(name="t"), "p0000", profile.BUNDLED_SEEDS[0],
+                                                       Gateway(ProviderConfig())).profile.model_dump(mode="json"))
+    first = Constraint(constraint_id="p0000-c0001", persona_id="p0000", event_id="p0000-e0001",
+                       kind="travel_restriction", description="no travel until March 30, 2024",
+                       blocks=["sport", "travel"], valid_from=dt.date(2024, 3, 1), valid_to=dt.date(2024, 3, 30))
+    state.add_constraint(first)
+    outcome = KINDS["doctor_visit"].negative  # travel_restriction for 14 to 35 days
+    day = dt.date(2024, 3, 10)
+    second = constraint_of(outcome, {"diagnosis": "x"}, "p0000", 2, "p0000-e0002", day, random.Random(1),
+                           state.holding("travel_restriction", day))
+    assert second.valid_to >= first.valid_to and set(second.blocks) >= set(first.blocks)
+    state.add_constraint(second)
+    assert [c.valid_to for c in state.constraints] == [day, second.valid_to]
+    assert state.holding("travel_restriction", day) == [second]
+    assert first.description not in state.profile["current_status"]["ongoing_matters"]
+
+
+def test_leaving_for_no_employer_is_not_rate_bound_but_the_next_job_counts_from_the_last():
+    world = make(events=[event(0, 0, "baseline")] + [event(n, d, "x") for n, d in ((1, 30), (2, 90), (3, 200))],
+                 facts=closed([fact(1, 0, "employer", "Brightwave", 0), fact(2, 1, "employer", "Northwind", 30),
+                               fact(3, 2, "employer", "unemployed", 90),   # a layoff two months in: allowed
+                               fact(4, 3, "employer", "Kestrel Ltd", 200)]))  # 170 days after the last job: too soon
+    found = consistency.rate_problems(world, ATTRIBUTES)
+    assert [(p.artifact_id, p.check) for p in found] == [("p0000-f0004", "change_rate")]
+
+
+def test_two_layoffs_within_a_year_are_too_many():
+    world = make(events=[event(0, 0, "baseline")] + [event(n, d, "x") for n, d in ((1, 30), (2, 60), (3, 400),
+                                                                                   (4, 500))],
+                 facts=closed([fact(1, 0, "employer", "Brightwave", 0), fact(2, 1, "employer", "unemployed", 30),
+                               fact(3, 2, "employer", "Northwind", 60), fact(4, 3, "employer", "unemployed", 400),
+                               fact(5, 4, "employer", "Kestrel Ltd", 500)]))
+    assert consistency.rate_problems(world, ATTRIBUTES) == []  # a layoff a year, a job a year
+    world = world.model_copy(update={"facts": closed([*world.facts[:3], fact(4, 3, "employer", "unemployed", 200),
+                                                      fact(5, 4, "employer", "Kestrel Ltd", 500)])})
+    found = consistency.rate_problems(world, ATTRIBUTES)
+    assert [(p.artifact_id, p.check) for p in found] == [("p0000-f0004", "change_rate")]
+
+
+def test_life_transitions_come_at_life_stage_rates():
+    from tasks.world import transitions
+
+    def profile_of(age: int, employer: str = "Brightwave") -> dict:
+        return {"identity": {"age": age, "employer": employer}}
+
+    moves = [transitions.move_home(profile_of(a)) for a in (22, 38, 50, 70)]
+    jobs = [transitions.change_jobs(profile_of(a)) for a in (22, 30, 40, 50, 60)]
+    assert moves == sorted(moves, reverse=True) and jobs == sorted(jobs, reverse=True)
+    assert transitions.change_jobs(profile_of(40, "unemployed")) > 1  # looking for work most of the year
+    assert {k.key for k in KINDS.values() if k.yearly} == {"move_flat", "new_job", "restructure"}
+
+
+def test_transitions_stay_rare_in_simulated_lives(two_years):
+    """Four persona-years x two: no more than a move and a job change a year on average, as the rates imply."""
+    events = Counter(e.kind for _, _, world in two_years for e in world.events)
+    years = sum(cfg.days for cfg, _, _ in two_years) / 365
+    assert events["move_flat"] / years <= 1 and events["new_job"] / years <= 1 and events["restructure"] / years <= 0.5

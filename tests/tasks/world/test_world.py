@@ -96,12 +96,17 @@ def rhelm_worlds():
 
 
 def test_rhelm_persona_years_meet_the_floors(rhelm_worlds):
+    """150 events on 60 days for everyone; critical events at least 4 each and 5 on average (the preset's ten
+    average about 8: bench/world.py; moves and job changes come at life-stage rates, tasks/world/transitions.py,
+    a student's year has no job to lose, and the ontology's rates keep illnesses and injuries apart)."""
+    critical = []
     for _persona, world in rhelm_worlds:
         events = world.events[1:]
         assert len(events) >= 150 and len({e.date for e in events}) >= 60
-        assert sum(e.critical for e in events) >= 8
+        critical.append(sum(e.critical for e in events))
         assert {p.horizon for p in world.plans} == {"short", "long"}
         assert {o.phase for o in world.profile_ops} == {"factual", "state", "prune"}
+    assert min(critical) >= 4 and sum(critical) / len(critical) >= 5, critical
 
 
 def test_world_entities_hold_near_duplicates(rhelm_worlds):
@@ -148,13 +153,14 @@ def test_two_plans_stating_one_fact_never_share_a_day():
     sim = loop._Simulation(cfg, persona, Gateway(ProviderConfig()))
     who = sim.state.profile["relationships"][0]["name"]
     call, visit = KINDS["family_call"], KINDS["friend_visit"]
-    assert (who, "news") in sim.fact_keys(call, {"relative": who}) & sim.fact_keys(visit, {"friend": who})
+    pet = {"life_attribute": "pet", "life_value": "a cat named Miso", "life_short": "Miso"}
+    assert (who, "pet") in sim.fact_keys(call, {"relative": who} | pet) & sim.fact_keys(visit, {"friend": who} | pet)
     day = dt.date(2024, 1, 10)
     sim.pending.append(Plan(plan_id="p0000-l0001", persona_id="p0000", created_on=cfg.start_date, horizon="short",
-                            scheduled_for=day, title=f"call {who}", kind="family_call", entity={"relative": who}))
-    assert sim.free_day(day, 3, day, sim.fact_keys(visit, {"friend": who})) == day + dt.timedelta(days=1)
-    assert sim.free_day(day, 0, day, sim.fact_keys(visit, {"friend": who})) is None
-    assert sim.free_day(day, 3, day, sim.fact_keys(visit, {"friend": "Somebody Else"})) == day
+                            scheduled_for=day, title=f"call {who}", kind="family_call", entity={"relative": who} | pet))
+    assert sim.free_day(day, 3, day, sim.fact_keys(visit, {"friend": who} | pet)) == day + dt.timedelta(days=1)
+    assert sim.free_day(day, 0, day, sim.fact_keys(visit, {"friend": who} | pet)) is None
+    assert sim.free_day(day, 3, day, sim.fact_keys(visit, {"friend": "Somebody Else"} | pet)) == day
 
 
 @pytest.mark.parametrize(("preset", "personas", "pid"), [("rhelm", 40, "p0038"), ("rhelm", 120, "p0110"),

@@ -149,9 +149,9 @@ CORE: dict[str, dict[str, tuple[str, ...]]] = {
     },
     "friend_visit": {
         "positive": (
-            "{friend} came over for {occasion}, and the big news is that {friend} {m0}.",
-            "Over {occasion} {friend} told me the news: {friend} {m0}.",
-            "Lovely time hosting {friend} for {occasion}; turns out {friend} {m0}.",
+            "{friend} came over for {occasion}, and the big news is that {friend} {news}.",
+            "Over {occasion} {friend} told me the news: {friend} {news}.",
+            "Lovely time hosting {friend} for {occasion}; turns out {friend} {news}.",
         ),
         "negative": (
             "The spare bed stays empty: {friend} {m0}.",

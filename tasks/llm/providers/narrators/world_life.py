@@ -21,9 +21,9 @@ LIFE_CORE: dict[str, dict[str, tuple[str, ...]]] = {
                      "Annoying {m0}, the shop closed early."),
     },
     "family_call": {
-        "positive": ("Long call with {relative}: turns out {relative} {m0}.",
-                     "Caught up with {relative} about {topic}; big news is that {relative} {m0}.",
-                     "{relative} rang back, and apparently {relative} {m0}."),
+        "positive": ("Long call with {relative}: turns out {relative} {news}.",
+                     "Caught up with {relative} about {topic}; big news is that {relative} {news}.",
+                     "{relative} rang back, and apparently {relative} {news}."),
         "negative": ("Another {m0} with {relative}; we keep missing each other.",
                      "Tried {relative} twice, just a {m0}.", "Phone tag again: {m0} with {relative}."),
     },

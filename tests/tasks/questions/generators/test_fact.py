@@ -74,12 +74,12 @@ def test_state_answer_is_fixed_at_asked_at():
 
 def test_entity_disambiguation_names_one_namesake_by_a_cue():
     cands = entity_disambiguation(context())
-    brother = one(cands, "What is the latest news from Maya's brother Daniel?")
-    assert brother.answer == "is repainting the kitchen yellow"
-    assert brother.distractors[0] == "booked a holiday to Crete"  # the namesake's (the manager's) news
+    brother = one(cands, "What is Maya's brother Daniel doing at home these days?")
+    assert brother.answer == "repainting the kitchen yellow"
+    assert brother.distractors[0] == "re-tiling the bathroom"  # the namesake's (the manager's) home project
     assert brother.extra["resolved_entity"] == "Daniel Okafor" and brother.extra["confusable_with"] == ["Daniel Reyes"]
-    manager = one(cands, "What is the latest news from Maya's manager Daniel?")
-    assert manager.answer == "booked a holiday to Crete"
+    manager = one(cands, "What is Maya's manager Daniel doing at home these days?")
+    assert manager.answer == "re-tiling the bathroom"
     kitchen = one(cands, "What did Noor from the kitchen most recently recommend to Maya?")
     assert kitchen.answer == "a good dentist"
     team = one(cands, "Which team is the Noor who recommended a podcast on budgeting to Maya on?")
@@ -89,8 +89,8 @@ def test_entity_disambiguation_names_one_namesake_by_a_cue():
 def test_multi_hop_chains_two_facts_and_cites_the_link():
     ctx = context()
     cands = multi_hop_traversal(ctx)
-    brother = one(cands, "What is the latest news from Maya's brother?")
-    assert brother.answer == "is repainting the kitchen yellow"
+    brother = one(cands, "What is Maya's brother doing at home these days?")
+    assert brother.answer == "repainting the kitchen yellow"  # superseding "building a shed"
     link = ctx.facts[brother.extra["link_fact_id"]]
     assert link.value == "brother" and link.fact_id in brother.fact_ids
     assert any(r.fact_id == link.fact_id for r in brother.evidence)
@@ -98,7 +98,7 @@ def test_multi_hop_chains_two_facts_and_cites_the_link():
     assert kitchen.answer == "a good dentist"
     tip = one(cands, "Which team is the colleague who recommended a good dentist to Maya on?")
     assert tip.answer == "the kitchen"
-    # the friend hosted for the football final: her latest news IS that visit's fact, so no second hop
+    # the friend hosted for the football final: her move IS that visit's fact, so no second hop
     assert not [c for c in cands if "football final" in c.question]
 
 
@@ -107,7 +107,7 @@ def test_a_link_nobody_claims_is_cited_through_items_that_carry_it():
     rel = {f.fact_id for f in ctx.world.facts if f.attribute == "relationship"}
     turns = [t.model_copy(update={"fact_ids": [f for f in t.fact_ids if f not in rel]}) for t in ctx.corpus.turns]
     bare = context(ctx.world, ctx.corpus.model_copy(update={"turns": turns}))
-    brother = one(multi_hop_traversal(bare), "What is the latest news from Maya's brother?")
+    brother = one(multi_hop_traversal(bare), "What is Maya's brother doing at home these days?")
     cited = [r for r in brother.evidence if r.fact_id == brother.extra["link_fact_id"]]
     texts = {t.turn_id: t.text for t in turns}
     assert cited and all(carries(texts[r.item_id], bare.facts[r.fact_id]) for r in cited)
