@@ -4,7 +4,10 @@ The measures are the run's `measures` rows (landed by the build before it gates)
 older run, an imported benchmark) is measured here, from its tables (tasks/metrics/). One expectation per
 family (language, facts, coherence, questions, difficulty); a failed one names each measure outside its
 threshold with its value, e.g. `language.assistant.distinct_sentences = 0.0171 < min 0.02`. A measure that is
-null, or rests on fewer than `gates.min_measure_units` units, is not tested.
+null, or rests on fewer than `gates.min_measure_units` units, is not tested. A share (a fraction of its `n`
+units) is held to its bound widened by 3.29 standard errors of a share at that bound and count
+(`SHARE_SLACK_Z`): a two-week build's hundred turns land a few points either side of a floor set on a
+persona-year by chance alone, while a full corpus's slack is a fraction of a point.
 """
 
 from __future__ import annotations
@@ -29,14 +32,28 @@ def run_measures(con: duckdb.DuckDBPyConnection, run_id: str) -> list[MeasureRow
     return measure_corpus(personas_of(con, run_id))
 
 
+SHARE_SLACK_Z = 3.29
+"""Standard errors a share may lie beyond its bound (a one-in-a-thousand chance deviation)."""
+NOT_SHARES = frozenset({"words_per_sentence", "mentions_per_fact", "templates", "skeletons", "answer_entropy"})
+"""Measures (by their last name part) that are not a fraction of their units, so get no sampling slack."""
+
+
+def slack(row: MeasureRow, bound: float) -> float:
+    """How far a share over `row.n` units may lie beyond `bound` by chance (0 for a measure that is no share)."""
+    if row.measure.rsplit(".", 1)[-1] in NOT_SHARES or not 0 <= bound <= 1 or row.n <= 0:
+        return 0.0
+    return SHARE_SLACK_Z * (bound * (1 - bound) / row.n) ** 0.5
+
+
 def verdict(row: MeasureRow, threshold, min_units: int) -> tuple[bool | None, str]:
-    """(within the threshold, a label naming value and bound); None when not tested."""
+    """(within the threshold, widened by `slack` for a share; a label naming value and bound); None when not
+    tested."""
     if threshold is None or row.value is None or row.n < min_units:
         return None, row.measure
     low, high = bounds(row.measure, threshold)
-    if low is not None and row.value < low:
+    if low is not None and row.value < low - slack(row, low):
         return False, f"{row.measure} = {row.value:g} < min {low:g}"
-    if high is not None and row.value > high:
+    if high is not None and row.value > high + slack(row, high):
         return False, f"{row.measure} = {row.value:g} > max {high:g}"
     return True, row.measure
 

@@ -273,8 +273,10 @@ class _Simulation:
             return
         rng = self.rng(day, f"rollout:{plan.plan_id}")
         valence = "positive" if rng.random() < self.config.rollout_p else "negative"
-        if valence == "negative" and self.too_soon(KINDS[plan.kind], day, plan.entity, "negative"):
-            valence = "positive"  # a second illness (injury, breakup) this soon is what the rate makes rare
+        too_soon = self.too_soon(KINDS[plan.kind], day, plan.entity, valence)
+        if too_soon is not None:  # a second illness (injury, breakup) this soon is what the rate makes rare
+            self.plans[self.plans.index(plan)] = plan.model_copy(update={"blocked_by": f"rate:{too_soon}"})
+            return
         outcome = KINDS[plan.kind].outcome(valence)
         severity = min(5, rng.randint(1, 3) + (2 if outcome.critical else 0))
         event_id = f"{self.pid}-e{len(self.events):04d}"

@@ -147,6 +147,19 @@ def test_outcome_share_far_from_p_fails(corpus, con_for):
     assert {r.expectation for r in report.failed()} == {"distribution.positive outcome share near p"}
 
 
+@pytest.mark.parametrize(("n", "positive", "passes"), [(21, 10, True), (200, 96, False), (200, 128, True)])
+def test_outcome_share_allows_chance_deviation_in_a_small_sample(corpus, con_for, n, positive, passes):
+    """10 of 21 positive at rollout_p 0.7 is 2.2 standard errors off: chance in a two-week run, not a broken
+    simulator; 96 of 200 is 6.5 standard errors off and fails."""
+    config = GATE_CONFIG.model_copy(update={"rollout_p": 0.7})
+    base = corpus["events"][0]
+    corpus["events"] = [base.model_copy(update={"event_id": f"p0001-e1{i:03d}", "plan_id": "x",
+                                                "valence": "positive" if i < positive else "negative"})
+                        for i in range(n)] + [e for e in corpus["events"] if e.plan_id is None]
+    report = run_gates(con_for({"r1": corpus}), "r1", config=config)
+    assert ("distribution.positive outcome share near p" not in {r.expectation for r in report.failed()}) == passes
+
+
 def test_domain_quota_fails_when_unmet(corpus, con_for):
     gates = GateOptions(**{**GATE_CONFIG.gates.model_dump(), "domain_quotas": {"finance": 5}})
     report = run_gates(con_for({"r1": corpus}), "r1", config=GATE_CONFIG.model_copy(update={"gates": gates}))

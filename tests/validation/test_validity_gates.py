@@ -8,7 +8,7 @@ from schemas.config import BuildConfig, GateOptions
 from schemas.metrics import DEFAULT_MEASURE_GATES, measure_row
 from tests.validation.conftest import GATE_CONFIG, GATE_TABLES, connect
 from validation.gates import run_gates
-from validation.validity import verdict
+from validation.validity import slack, verdict
 
 
 def _config(**measures) -> BuildConfig:
@@ -21,16 +21,29 @@ def validity(report):
 
 
 def test_verdict_names_value_and_threshold():
-    low = measure_row("language.assistant.distinct_sentences", 0.01, 500)
+    low = measure_row("language.assistant.distinct_sentences", 0.01, 50_000)
     assert verdict(low, 0.012, 20) == (False, "language.assistant.distinct_sentences = 0.01 < min 0.012")
-    high = measure_row("difficulty.answer_prior", 0.5, 100)
+    high = measure_row("difficulty.answer_prior", 0.5, 2000)
     assert verdict(high, 0.42, 20) == (False, "difficulty.answer_prior = 0.5 > max 0.42")
     assert verdict(high, 0.6, 20) == (True, "difficulty.answer_prior")
     assert verdict(measure_row("difficulty.answer_prior", 0.9, 5), 0.42, 20)[0] is None  # too few
     assert verdict(measure_row("difficulty.answer_prior", None, 500), 0.42, 20)[0] is None
     from schemas.metrics import MeasureBound
 
-    assert verdict(measure_row("difficulty.chance", 0.3, 50), MeasureBound(min=0.1, max=0.2), 20)[0] is False
+    assert verdict(measure_row("difficulty.chance", 0.3, 1000), MeasureBound(min=0.1, max=0.2), 20)[0] is False
+
+
+def test_a_share_over_few_units_may_miss_its_bound_by_chance_but_not_by_much():
+    """A tiny build's 124 turns: 0.078 against a floor of 0.093 is within 3.29 standard errors; 0.0 is not; the
+    same 0.078 over a persona-year's 27,000 turns fails; a measure that is no share gets no slack."""
+    assert verdict(measure_row("coherence.user.connected_turns", 0.078, 124), 0.093, 20)[0] is True
+    assert verdict(measure_row("coherence.user.connected_turns", 0.0, 124), 0.093, 20)[0] is False
+    assert verdict(measure_row("coherence.user.connected_turns", 0.078, 27_000), 0.093, 20)[0] is False
+    from schemas.metrics import MeasureBound
+
+    assert verdict(measure_row("facts.mentions_per_fact", 0.9, 30), MeasureBound(min=1.0, max=9.0), 20)[0] is False
+    assert slack(measure_row("facts.verbatim_mentions", 0.95, 100), 0.93) > slack(
+        measure_row("facts.verbatim_mentions", 0.95, 10_000), 0.93) > 0
 
 
 def test_clean_corpus_is_measured_when_no_measures_landed(corpus):
@@ -40,7 +53,7 @@ def test_clean_corpus_is_measured_when_no_measures_landed(corpus):
 
 
 def test_landed_measures_fail_their_thresholds_with_a_readable_sample(corpus):
-    rows = [measure_row("language.assistant.distinct_sentences", 0.005, 900),
+    rows = [measure_row("language.assistant.distinct_sentences", 0.005, 90_000),
             measure_row("language.user.distinct_sentences", 0.99, 900),
             measure_row("difficulty.answer_prior", 0.61, 300),
             measure_row("difficulty.bm25_copy", 0.99, 4)]  # too few items: not gated
