@@ -91,7 +91,7 @@ def markdown(result: dict) -> list[str]:
             f"| changes faster than the ontology's rate (target 0) | {result['change_rate_violations']} |",
             f"| value changes per persona-year | {changes} |",
             "| facts per persona-year (the baseline's included) | "
-            + ", ".join(f"{a} {n}" for a, n in result["facts_per_persona_year"].items()) + " |"]
+            + ", ".join(f"{a} {n}" for a, n in result.get("facts_per_persona_year", {}).items()) + " |"]
 
 
 def main(argv: list[str]) -> None:
