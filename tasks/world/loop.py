@@ -299,8 +299,7 @@ class _Simulation:
         self.evolve_state(rng, day, event_id, outcome, plan.entity, valence)
         if constraint is not None:
             self.state.add_constraint(constraint)
-        if self.state.profile["identity"]["employer"] != self.standing["employer"]:
-            self.standing = new_colleagues(self.rng(day, "new-colleagues"), self.state.profile, self.standing, day)
+        self.follow_employer(day)
         self.last_done[plan.kind] = day
 
     def roll_out_pack(self, scheduled: ScheduledEvent, day: dt.date) -> None:
@@ -315,6 +314,12 @@ class _Simulation:
         for table, rows in outcome.rows.items():
             self.extras.setdefault(table, []).extend(rows)
         self.pack_events.append((self.events[-1], outcome))
+        self.follow_employer(day)
+
+    def follow_employer(self, day: dt.date) -> None:
+        """A new employer brings new colleagues (none while the persona has no employer)."""
+        if self.state.profile["identity"]["employer"] != self.standing["employer"]:
+            self.standing = new_colleagues(self.rng(day, "new-colleagues"), self.state.profile, self.standing, day)
 
     def impossible(self, plan: Plan, day: dt.date) -> str | None:
         """Why the plan can no longer happen on `day`, if it cannot: the profile no longer allows its kind
