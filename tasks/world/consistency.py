@@ -25,9 +25,10 @@ from dataclasses import dataclass
 
 from schemas.world import Fact, World
 from tasks.world.evolve import BASELINE_SUFFIX
-from tasks.world.ontology import Attribute
+from tasks.world.ontology import ATTRIBUTES, Attribute
 
-NOT_EMPLOYED = ("unemployed", "retired")
+NOT_EMPLOYED = ATTRIBUTES["employer"].vacant
+"""The employer values meaning the persona has none (the ontology's vacant values)."""
 EMPLOYER_KINDS = frozenset({"promotion", "restructure", "colleague_lunch", "work_project", "retire"})
 """Event kinds that happen at the persona's employer (their plan's entity names it)."""
 

@@ -13,6 +13,7 @@ from tasks.common.timeutil import human_date
 from tasks.world import banks
 from tasks.world.catalog import FactSpec, Outcome
 from tasks.world.evolve import FactDraft
+from tasks.world.ontology import ATTRIBUTES
 
 _SPECIAL_BELONGINGS = ("home", "vehicle", "pet")
 
@@ -22,7 +23,7 @@ def baseline_drafts(profile: dict[str, Any], name: str) -> list[FactDraft]:
     """The facts the initial profile states: job, city, a hobby, belongings, each relationship's role."""
     ident = profile["identity"]
     drafts = [FactDraft(name, "occupation", ident["occupation"], (ident["occupation"],))]
-    if ident["employer"] not in ("retired", "unemployed"):
+    if ident["employer"] not in ATTRIBUTES["employer"].vacant:
         drafts.append(FactDraft(name, "employer", ident["employer"], (ident["employer"],)))
     drafts.append(FactDraft(name, "city", ident["city"], (ident["city"],)))
     if profile["traits"]["hobbies"]:

@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 from tasks.world import banks
 from tasks.world.eventkinds import Entity
+from tasks.world.ontology import ATTRIBUTES
 
 RUNNING_HOBBIES = frozenset({"trail running"})
 SPORT_HOBBIES = frozenset({"bouldering", "cycling", "open-water swimming", "yoga", "salsa dancing", "trail running"})
@@ -49,7 +50,7 @@ def family(profile: dict[str, Any]) -> list[str]:
 def employed(profile: dict[str, Any]) -> bool:
     """True when the persona has an employer (not retired, not unemployed, not a student)."""
     employer = profile["identity"]["employer"]
-    return employer not in ("retired", "unemployed") and "university student" != profile["identity"]["occupation"]
+    return employer not in ATTRIBUTES["employer"].vacant and "university student" != profile["identity"]["occupation"]
 
 
 def draw_hobby_session(rng: random.Random, profile: dict[str, Any]) -> Entity:

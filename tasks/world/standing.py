@@ -16,6 +16,7 @@ from typing import Any
 
 from schemas.world import Plan, WorldEntity
 from tasks.world import banks
+from tasks.world.ontology import ATTRIBUTES
 
 TEAMS = ("accounts", "logistics", "front desk", "night shift", "sales", "maintenance", "the kitchen", "IT")
 ENTITY_FIELDS: dict[str, tuple[str, str]] = {
@@ -33,6 +34,7 @@ ENTITY_FIELDS: dict[str, tuple[str, str]] = {
     "vehicle": ("item", "vehicle"),
     "pet_name": ("item", "pet"),
 }
+NO_EMPLOYER = ATTRIBUTES["employer"].vacant
 _GENERIC = frozenset({"the", "cafe", "café", "coffee", "club", "gym", "house", "bar", "studio", "and", "of", "at"})
 
 
@@ -50,7 +52,7 @@ def new_colleagues(rng: random.Random, profile: dict[str, Any], standing: dict[s
     while they have no employer); the former ones stay in `sets`."""
     employer = profile["identity"]["employer"]
     taken = {name.split()[0] for _, _, pair in standing["sets"] for name, _ in pair}
-    colleagues = [] if employer in ("retired", "unemployed") else _colleague_pair(rng, profile, taken)
+    colleagues = [] if employer in NO_EMPLOYER else _colleague_pair(rng, profile, taken)
     return {"colleagues": colleagues, "employer": employer, "sets": [*standing["sets"], (employer, day, colleagues)]}
 
 
@@ -69,13 +71,13 @@ def collect_entities(persona_id: str, profile: dict[str, Any], standing: dict[st
     for rel in profile["relationships"]:
         rows.append(("person", rel["name"], rel["role"], dict(rel.get("attributes", {})), start))
     ident = profile["identity"]
-    if ident["employer"] not in ("retired", "unemployed"):
+    if ident["employer"] not in NO_EMPLOYER:
         rows.append(("organisation", ident["employer"], "employer", {"city": ident["city"]}, start))
     for item in profile["belongings"]:
         kind = "place" if item["kind"] == "home" else "item"
         rows.append((kind, item["name"], item["kind"], dict(item.get("attributes", {})), start))
     for employer, since, colleagues in standing["sets"]:
-        if employer not in ("retired", "unemployed"):
+        if employer not in NO_EMPLOYER:
             for name, team in colleagues:
                 rows.append(("person", name, "colleague", {"team": team, "works_at": employer}, since))
     for plan in sorted(plans, key=lambda p: (p.created_on, p.plan_id)):
