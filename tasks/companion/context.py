@@ -34,7 +34,13 @@ def category_of(need: Need, facts: dict[str, Fact], day: dt.date) -> str:
 
 
 def distance_days(probe_time: dt.datetime, episode_times: Sequence[dt.datetime]) -> float | None:
-    """Days from the earliest required episode turn to the probe (None without episodes)."""
+    """Days from the earliest required episode turn to the probe (None without episodes), in elapsed time: two
+    times in one zone subtract as wall clocks in Python, an hour off across a daylight-saving change."""
     if not episode_times:
         return None
-    return round((probe_time - min(episode_times)).total_seconds() / 86400, 3)
+    return round((utc(probe_time) - utc(min(episode_times))).total_seconds() / 86400, 3)
+
+
+def utc(stamp: dt.datetime) -> dt.datetime:
+    """`stamp` in UTC (an aware time; a naive one is taken as UTC already)."""
+    return stamp.astimezone(dt.UTC) if stamp.tzinfo is not None else stamp

@@ -8,6 +8,7 @@ from collections.abc import Collection, Sequence
 
 from schemas.world import Fact
 from tasks.common.memory_need import told_changes
+from tasks.companion.context import utc
 
 FAR_DAYS = 30
 """An episode farther back than this makes a probe hard."""
@@ -24,7 +25,7 @@ def distance_tier(probe_time: dt.datetime, episodes: Sequence[tuple[str, dt.date
     FAR_DAYS days before the probe; else `intermediate`. `episodes`: (session_id, timestamp) pairs."""
     if not episodes:
         return "basic"
-    farthest = probe_time - min(t for _, t in episodes)
+    farthest = utc(probe_time) - utc(min(t for _, t in episodes))  # elapsed, not wall-clock (DST)
     if len({s for s, _ in episodes}) >= 2 or farthest > dt.timedelta(days=FAR_DAYS):
         return "hard"
     return "intermediate"
