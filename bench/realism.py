@@ -1,5 +1,6 @@
 """How plausible the simulated lives are (issue 23), per persona-year, over every persona of a preset: the share
-of facts that are pseudo-attributes (records of events, not state), facts restating the value they supersede,
+of facts that are pseudo-attributes (records of events stored as state), the share that are event facts (what
+happened at one event, never superseded), facts restating the value they supersede, the persona's state changes,
 value changes of the big and the small things, and the world verifier's rate and precondition violations.
 "Changes" are changes of value (the baseline's initial value is none); "facts" counts every fact of the
 attribute, the baseline's included (how issue 23 first counted them). The world is simulated directly
@@ -22,13 +23,14 @@ from tasks.world import consistency, loop, profile
 from tasks.world.ontology import ontology
 
 PRESET = "rhelm"
-WATCHED = ("employer", "occupation", "home", "doctor", "favourite_cafe", "grocery_shop", "gym", "current_book")
+WATCHED = ("employer", "occupation", "home", "doctor", "favourite_cafe", "grocery_shop", "gym", "current_book",
+           "hobby_goal")
 
 
 def realism(preset: str = PRESET) -> dict:
     cfg = load_preset(preset)
     attributes = ontology(pack_for(cfg).attributes())
-    facts = records = restated = violations = rate = 0
+    facts = records = events = restated = violations = rate = updates = uncaused = 0
     changes: Counter = Counter()
     stated: Counter = Counter()
     by_record: Counter = Counter()
@@ -41,8 +43,11 @@ def realism(preset: str = PRESET) -> dict:
         personas += 1
         facts += found["facts"]
         records += found["records"]
+        events += found["event_facts"]
+        updates += sum(found["changes"].values())
         restated += found["restated"]
         violations += found["precondition_violations"]
+        uncaused += found["uncaused_preference_changes"]
         rate += sum(p.check == "change_rate" for p in consistency.rate_problems(world, attributes))
         changes.update(found["changes"])
         stated.update(f.attribute for f in world.facts if f.subject == persona.name)
@@ -51,11 +56,14 @@ def realism(preset: str = PRESET) -> dict:
     return {
         "preset": preset, "personas": personas, "days": cfg.days, "facts": facts,
         "pseudo_attribute_share": round(records / facts, 3) if facts else None,
+        "event_fact_share": round(events / facts, 3) if facts else None,
+        "persona_state_changes_per_persona_year": round(updates / years, 1),
         "restated_fact_share": round(restated / facts, 3) if facts else None,
         "changes_per_persona_year": {a: round(changes[a] / years, 2) for a in WATCHED},
         "facts_per_persona_year": {a: round(stated[a] / years, 2) for a in WATCHED},
         "top_records": dict(by_record.most_common(8)),
         "precondition_violations": violations, "change_rate_violations": rate,
+        "uncaused_preference_changes": uncaused,
         "command": f"python -m bench.realism {preset}",
     }
 
@@ -86,9 +94,14 @@ def markdown(result: dict) -> list[str]:
             f"{result['facts']} facts; `{result['command']}`.", "",
             "| figure | value |", "|---|---:|",
             f"| pseudo-attribute share of facts (target 0) | {result['pseudo_attribute_share']} |",
+            f"| event facts (what happened at one event, never superseded) | {result.get('event_fact_share')} |",
             f"| facts restating the value they supersede | {result['restated_fact_share']} |",
+            "| changes of the persona's state per persona-year (knowledge updates) | "
+            f"{result.get('persona_state_changes_per_persona_year')} |",
             f"| precondition violations (target 0) | {result['precondition_violations']} |",
             f"| changes faster than the ontology's rate (target 0) | {result['change_rate_violations']} |",
+            "| preference changes without a reason (target 0) | "
+            f"{result.get('uncaused_preference_changes', 'not measured')} |",
             f"| value changes per persona-year | {changes} |",
             "| facts per persona-year (the baseline's included) | "
             + ", ".join(f"{a} {n}" for a, n in result.get("facts_per_persona_year", {}).items()) + " |"]

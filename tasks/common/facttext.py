@@ -14,6 +14,7 @@ from typing import Any, Literal
 from schemas.profile import Persona
 from schemas.world import Event, Fact, Plan, World
 from tasks.common.timeutil import human_date
+from tasks.world.ontology import ATTRIBUTES
 
 Person = Literal["first", "second", "third"]
 
@@ -138,9 +139,44 @@ def holder(fact: Fact, persona: Persona, person: Person) -> str:
     return f"{fact.subject}'s"
 
 
+def is_event_attribute(attribute: str) -> bool:
+    """True for an event attribute of the core ontology: what happened at one event, never superseded."""
+    declared = ATTRIBUTES.get(attribute)
+    return declared is not None and declared.event
+
+
+def is_event_fact(fact: Fact) -> bool:
+    """True for a fact of an event attribute (`is_event_attribute`)."""
+    return is_event_attribute(fact.attribute)
+
+
+def event_reference(fact: Fact, persona: Persona) -> str | None:
+    """How the persona refers back to what happened at an event without its value (its ontology recall phrase:
+    `that dinner out`, `my sister Ann's missed call`); None for state."""
+    declared = ATTRIBUTES.get(fact.attribute)
+    if declared is None or not declared.recall:
+        return None
+    return declared.recall.format(whose=holder(fact, persona, "first"))
+
+
+def who(fact: Fact, persona: Persona, person: Person) -> str:
+    """The fact's subject as the given speaker names them (`I`, `you`, `Maya`, `my sister Ann`, `Ann`)."""
+    if fact.subject == persona.name:
+        return {"first": "I", "second": "you", "third": first_name(persona.name)}[person]
+    role = role_of(persona, fact.subject)
+    if role and person != "third":
+        return f"{'my' if person == 'first' else 'your'} {role} {fact.subject}"
+    return fact.subject
+
+
 def clause(fact: Fact, persona: Persona, person: Person = "first") -> str:
-    """A clause stating the fact that always contains its first surface form."""
-    text = f"{holder(fact, persona, person)} {attribute_phrase(fact.attribute)} is now {fact.value}"
+    """A clause stating the fact that always contains its first surface form: state as it now is (`my gym is
+    now X`), an event fact as what happened (`I had risotto at Luigi's`, its ontology frame)."""
+    declared = ATTRIBUTES.get(fact.attribute)
+    if declared is not None and declared.frame:
+        text = declared.frame.format(who=who(fact, persona, person), value=fact.value)
+    else:
+        text = f"{holder(fact, persona, person)} {attribute_phrase(fact.attribute)} is now {fact.value}"
     if fact.surface_forms and not carries_first(text, fact):
         text += f" ({must_include(fact)})"
     return text

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from schemas.config import BuildConfig
 from schemas.corpus import Turn
 from schemas.world import Fact
+from tasks.common.facttext import is_event_fact
 
 EPISODES_PER_FACT = 3
 """Earlier carriers outside the window kept per required fact (the latest ones)."""
@@ -75,7 +76,9 @@ def refers(turn: Turn) -> list[str]:
 
 
 def predecessors(facts: Sequence[Fact]) -> dict[str, str]:
-    """fact id -> the fact of the same subject and attribute it superseded (latest earlier valid_from)."""
+    """fact id -> the fact of the same subject and attribute before it (latest earlier valid_from): the value it
+    superseded, or for what happened at an event (an event attribute of the ontology) the previous event of its
+    kind, which it does not supersede (both dinners out happened) but a turn may call back to."""
     chains: dict[tuple[str, str], list[Fact]] = defaultdict(list)
     for f in facts:
         chains[(f.subject, f.attribute)].append(f)
@@ -115,7 +118,8 @@ def candidates(turn: Turn, before: dict[str, str], by_id: dict[str, Fact]) -> di
     for fid in turn.fact_ids:
         old = before.get(fid)
         if old is not None and old in by_id and fid in by_id and by_id[old].event_id in called:
-            out.setdefault(old, "callback" if same_value(by_id[old], by_id[fid]) else "supersedes")
+            same = same_value(by_id[old], by_id[fid]) or is_event_fact(by_id[fid])  # an event supersedes nothing
+            out.setdefault(old, "callback" if same else "supersedes")
     return out
 
 

@@ -12,12 +12,13 @@ from schemas.corpus import Turn
 from schemas.profile import Persona
 from schemas.world import Fact
 from tasks.common.facttext import attribute_phrase, capital, first_name, mentions
+from tasks.world.ontology import ATTRIBUTES
 
 SLOT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("health", ("health", "doctor", "injury", "illness", "running_restriction", "diet", "therapy", "medic")),
     ("relationships", ("relationship", "partner", "dating", "marri", "friend")),
-    ("current_matters", ("restriction", "bill", "spending", "financial", "budget", "debt", "loan", "call_status",
-                         "milestone", "matter", "savings", "account", "invest", "portfolio", "shock")),
+    ("current_matters", ("restriction", "bill", "spending", "financial", "budget", "debt", "loan", "missed_call",
+                         "celebration", "matter", "savings", "account", "invest", "portfolio", "shock")),
     ("work", ("occupation", "employer", "job", "work", "team", "promotion", "income", "salary", "office",
               "colleague", "career", "raise")),
     ("home", ("city", "home", "address", "neighbourhood", "cafe", "grocery", "shop_", "flat", "house")),
@@ -55,12 +56,13 @@ def slot_of(fact: Fact, persona: Persona) -> str:
 
 
 def temporality_of(fact: Fact, slot: str) -> str:
-    """By the attribute's kind, not its slot: `event` for a record of something that happened (EVENT_WORDS,
-    `last_*`); `transient` for a fact with an end (valid_to), a restriction, a current matter or a value
-    recording an absence (LAPSED_VALUES); `stable` for a baseline fact or an open-ended one of a STABLE_WORDS
-    kind; else `event` (something an event set that still holds)."""
+    """By the attribute's kind, not its slot: `event` for what happened at an event (an event attribute of the
+    ontology; for another attribute, EVENT_WORDS or `last_*`); `transient` for a fact with an end (valid_to), a
+    restriction, a current matter or a value recording an absence (LAPSED_VALUES); `stable` for a baseline fact or
+    an open-ended one of a STABLE_WORDS kind; else `event` (something an event set that still holds)."""
     key = fact.attribute.rsplit(".", 1)[-1].lower()
-    if key.startswith("last_") or any(w in key for w in EVENT_WORDS):
+    declared = ATTRIBUTES.get(fact.attribute)
+    if (declared is not None and declared.event) or key.startswith("last_") or any(w in key for w in EVENT_WORDS):
         return "event"
     lapsed = f"{fact.value.strip().lower()} ".startswith(LAPSED_VALUES)
     if fact.valid_to is not None or "restriction" in key or slot == "current_matters" or lapsed:

@@ -22,6 +22,7 @@ from tasks.common.facttext import (
     event_title,
     facts_of,
     is_baseline,
+    is_event_fact,
     story_events,
 )
 from tasks.common.rng import rng_for
@@ -130,7 +131,7 @@ def category_weights(fact: Fact | None, event: Event, world: World, persona: Per
         return w
     if SCHEDULING_WORDS & set(attribute_phrase(fact.attribute).split()):
         w["scheduling"] += 3.0
-    if predecessor(fact, world) is not None:
+    if not is_event_fact(fact) and predecessor(fact, world) is not None:  # a changed value, not another dinner
         w["status_update"] += 1.5 * (0.5 + big5.conscientiousness)
     return w
 
@@ -146,7 +147,8 @@ def weighted_choice(weights: dict[str, float], rng: random.Random) -> Any:
 
 
 def predecessor(fact: Fact, world: World) -> Fact | None:
-    """The fact that held the same subject's attribute just before `fact` replaced it, if any."""
+    """The fact that held the same subject's attribute just before `fact` replaced it, if any; for what happened
+    at an event, the previous event of its kind (which it does not replace: both dinners out happened)."""
     older = [o for o in world.facts if o.fact_id != fact.fact_id and o.subject == fact.subject
              and o.attribute == fact.attribute and o.valid_from < fact.valid_from]
     return max(older, key=lambda o: (o.valid_from, o.fact_id)) if older else None

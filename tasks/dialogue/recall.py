@@ -29,7 +29,7 @@ from schemas.config import BuildConfig
 from schemas.corpus import Turn
 from schemas.profile import Persona
 from schemas.world import Fact, World
-from tasks.common.facttext import attribute_phrase, holder
+from tasks.common.facttext import attribute_phrase, event_reference, holder
 from tasks.common.memory_need import latest_of, needs, predecessors, same_value, window_of
 from tasks.common.rng import rng_for
 from tasks.common.timeutil import human_date, local_date
@@ -87,7 +87,12 @@ def missing(rate: float, flags: Sequence[bool]) -> int:
 
 
 def recall_phrase(fact: Fact, persona: Persona, previous: bool) -> str | None:
-    """How the user names the fact without its value (`my gym`, `my previous gym`); None when it cannot."""
+    """How the user names the fact without its value (`my gym`, `my previous gym`; an event fact by its ontology
+    recall phrase, `that dinner out`, and never as a previous value: events are not superseded); None when it
+    cannot."""
+    event = event_reference(fact, persona)
+    if event is not None:
+        return None if previous else event
     attribute = attribute_phrase(fact.attribute)
     if not attribute or attribute == "relationship" or fact.value.strip().lower() in attribute:
         return None

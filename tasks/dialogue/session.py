@@ -22,6 +22,7 @@ from tasks.common.facttext import (
     carries_first,
     clause,
     event_context,
+    event_reference,
     event_title,
     first_name,
     holder,
@@ -317,10 +318,14 @@ class SessionWriter:
         return [self.facts[i] for i in topic.bullet.fact_ids] if topic.bullet else []
 
     def paraphrase(self, topic: Topic) -> str | None:
-        """How a follow-up may refer to the topic's fact without its value: `my new gym`."""
+        """How a follow-up may refer to the topic's fact without its value: `my new gym`; what happened at an event
+        by its ontology recall phrase (`that dinner out`, `my sister Ann's missed call`)."""
         facts = self.bullet_facts(topic)
         if not facts or topic.intro:
             return None
+        event = event_reference(facts[0], self.persona)
+        if event is not None:
+            return event
         attribute = attribute_phrase(facts[0].attribute)
         fresh = "" if attribute.split()[0] in ("new", "last", "latest", "current", "recent", "next") else "new "
         return f"{holder(facts[0], self.persona, 'first')} {fresh}{attribute}"

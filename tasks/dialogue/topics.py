@@ -16,6 +16,7 @@ from schemas.profile import Persona
 from schemas.world import Event, Fact, World
 from tasks.common.facttext import (
     attribute_phrase,
+    event_reference,
     event_title,
     holder,
     is_baseline,
@@ -129,8 +130,10 @@ def callback_for(
 
 
 def old_value_phrase(fact: Fact, persona: Persona) -> str:
-    """How the user may call the value a change replaced: `my previous city`."""
-    return f"{holder(fact, persona, 'first')} previous {attribute_phrase(fact.attribute)}"
+    """How the user may call the value a change replaced (`my previous city`), or the earlier event of a kind by its
+    ontology recall phrase (`that dinner out`)."""
+    event = event_reference(fact, persona)
+    return event or f"{holder(fact, persona, 'first')} previous {attribute_phrase(fact.attribute)}"
 
 
 def with_fillers(config: BuildConfig, persona: Persona, topics: list[Topic]) -> list[Topic]:

@@ -41,7 +41,7 @@ from schemas.corpus import Corpus, Document
 from schemas.profile import Persona
 from schemas.qa import MCQ_OPTIONS, Evidence, Question, QuestionSet
 from schemas.world import Event, Fact, World
-from tasks.common.facttext import carries, event_title, mentions, story_events
+from tasks.common.facttext import carries, event_title, is_event_fact, mentions, story_events
 from tasks.common.timeutil import local_date
 from tasks.domains import PACKS, DomainPack, pack_for, pack_named
 
@@ -158,12 +158,16 @@ def valid_on(fact: Fact, day: dt.date) -> bool:
 
 
 def rivals(store: Store, fact: Fact, day: dt.date) -> list[Fact]:
-    """Facts about the same subject and attribute that hold on `day`, latest first."""
+    """Facts about the same subject and attribute that hold on `day`, latest first; for what happened at events
+    (an event attribute: every earlier dinner out still happened), those of the most recent event day."""
     same = [
         f for f in store.world.facts
         if f.subject == fact.subject and f.attribute == fact.attribute and valid_on(f, day)
     ]
-    return sorted(same, key=lambda f: (f.valid_from, f.fact_id), reverse=True)
+    same = sorted(same, key=lambda f: (f.valid_from, f.fact_id), reverse=True)
+    if same and is_event_fact(fact):
+        same = [f for f in same if f.valid_from == same[0].valid_from]
+    return same
 
 
 def _events(store: Store, q: Question) -> list[Event] | None:
@@ -193,7 +197,7 @@ def independent(store: Store, q: Question) -> Recomputed:
     for prefix, rule in INDEPENDENT:
         if template.startswith(prefix):
             return rule(store, q)
-    if q.derivation.get("answer_rule") == "current_value":
+    if q.derivation.get("answer_rule") in ("current_value", "latest_event"):
         return _current_value(store, q)
     return []
 

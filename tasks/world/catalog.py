@@ -32,7 +32,7 @@ CORE_KINDS: list[EventKind] = [
                 critical=True,
             ),
             Outcome(
-                (_fs("job_offer_status", "withdrawn job offer from {company}"),),
+                (_fs("job_offer_withdrawn", "job offer from {company}", "{company}"),),
                 MatterSpec("job hunting after the {company} offer fell through", (21, 45)),
             ),
             weight=1,
@@ -56,7 +56,7 @@ CORE_KINDS: list[EventKind] = [
                 ),
             ),
             Outcome(
-                (_fs("move_status", "failed move to {address}", "{address}"),),
+                (_fs("move_fell_through", "move to {address}", "{address}"),),
                 MatterSpec("still looking for a new flat", (14, 40)),
             ),
             weight=1,
@@ -74,7 +74,7 @@ CORE_KINDS: list[EventKind] = [
                 MatterSpec("house-training {pet_name}", (14, 30)),
             ),
             Outcome(
-                (_fs("adoption_status", "rejected adoption of {pet_name} the {pet_kind}", "{pet_name}"),)
+                (_fs("adoption_refused", "adoption of {pet_name} the {pet_kind}", "{pet_name}"),)
             ),
             weight=1,
             long_share=0.6,
@@ -96,7 +96,7 @@ CORE_KINDS: list[EventKind] = [
                     "attending the {subject} course at {school}", (28, 70), clears="traits.preferences.course"
                 ),
             ),
-            Outcome((_fs("course_status", "cancelled {subject} course at {school}"),)),
+            Outcome((_fs("course_cancelled", "{subject} course at {school}"),)),
             cooldown=45,
             tags=tags("learning", "spending"),
         ),
@@ -108,7 +108,7 @@ CORE_KINDS: list[EventKind] = [
                 (_fs("gym", "{gym}", path="traits.preferences.gym"),),
                 health="feeling fitter since joining {gym}",
             ),
-            Outcome((_fs("gym_status", "failed sign-up at {gym}", "{gym}"),)),
+            Outcome((_fs("gym_signup_failed", "{gym}"),)),
             cooldown=90,
             tags=tags("sport", "spending"),
         ),
@@ -117,7 +117,7 @@ CORE_KINDS: list[EventKind] = [
             "buy a {vehicle}",
             E.draw_vehicle,
             Outcome((_fs("vehicle", "{vehicle}", "{model}", path="belongings[kind=vehicle]"),)),
-            Outcome((_fs("vehicle_status", "failed purchase of the {vehicle}", "{model}"),)),
+            Outcome((_fs("purchase_fell_through", "purchase of the {vehicle}", "{model}"),)),
             weight=1,
             long_share=0.7,
             cooldown=180,
@@ -127,9 +127,9 @@ CORE_KINDS: list[EventKind] = [
             "city_trip",
             "take a {length} trip to {city}",
             E.draw_trip,
-            Outcome((_fs("last_trip", "{length} trip to {city}", "{city}"),)),
+            Outcome((_fs("trip", "{length} trip to {city}", "{city}"),)),
             Outcome(
-                (_fs("trip_status", "cancelled trip to {city}", "{city}"),),
+                (_fs("trip_cancelled", "trip to {city}", "{city}"),),
                 MatterSpec("rebooking the trip to {city}", (7, 21)),
             ),
             long_share=0.7,
@@ -229,8 +229,8 @@ CORE_KINDS: list[EventKind] = [
             Outcome(
                 (
                     _fs(
-                        "visit_status",
-                        "cancelled the visit for {occasion} because of {reason}",
+                        "visit_cancelled",
+                        "the visit for {occasion} because of {reason}",
                         subject="friend",
                     ),
                 )
@@ -249,7 +249,7 @@ CORE_KINDS: list[EventKind] = [
                 (_fs("work_project", "{project} project"),),
                 MatterSpec("leading the {project} project", (30, 90)),
             ),
-            Outcome((_fs("work_project_status", "{project} project on hold"),)),
+            Outcome((_fs("project_on_hold", "{project} project"),)),
             long_share=0.5,
             cooldown=45,
             requires=L.employed,

@@ -9,11 +9,18 @@ Checks (each returns problems; tasks/world/verify.py turns them into findings of
   value such as `unemployed` counts only from the last such change, and the next job from the last job).
 - `fact_restates_value` (error): a fact that repeats the value of the fact it would supersede (state did not
   change, so there is no new fact: slot overwriting).
+- `event_fact_ended` (error): a fact of an event attribute (what happened at one event) with an end, as if a
+  later event had undone it: only state is superseded.
 - `event_precondition` (error): an event touching an employer the persona no longer works for (a promotion,
   a restructuring, lunch with a colleague, a work project), or happening while they have no employer.
+- `plan_orphaned` (error): a plan due by the world's last event that neither happened nor was cancelled with a
+  reason (`blocked_by`).
+- `preference_change_uncaused` (error): a favourite café, usual shop, volunteering or doctor changed by a plan
+  that records no reason that happened before it (tasks/world/causes.py).
 
 `figures(world, persona_name)` gives the measures of issue 23 for one persona: facts, pseudo-attribute facts
-(records), restated facts, value changes by attribute, precondition violations.
+(records: declared ones, and state attributes named like one), event facts, restated facts, value changes by
+attribute, precondition violations.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from schemas.world import Fact, World
+from tasks.world.causes import SWITCHES
 from tasks.world.evolve import BASELINE_SUFFIX
 from tasks.world.ontology import ATTRIBUTES, Attribute
 
@@ -67,10 +75,17 @@ def ontology_problems(world: World, persona_name: str, attributes: dict[str, Att
 
 
 def rate_problems(world: World, attributes: dict[str, Attribute]) -> list[Problem]:
-    """Changes sooner than the declared rate, and facts restating the value they supersede."""
+    """Changes sooner than the declared rate, facts restating the value they supersede, and event facts that end
+    (what happened at an event is never superseded; two alike are two events, not a restatement)."""
     out = []
     for (subject, attribute), facts in histories(world.facts).items():
         declared = attributes.get(attribute)
+        if declared is not None and declared.event:
+            out += [Problem(f.fact_id, "event_fact_ended", f"{f.fact_id}: what happened at {f.event_id} "
+                            f"({attribute} = {f.value!r}) ends on {f.valid_to}, as if a later event undid it",
+                            "an event attribute's fact holds from its event on; only state is superseded")
+                    for f in facts if f.valid_to is not None]
+            continue
         for before, after in zip(facts, facts[1:], strict=False):
             if after.value == before.value and (before.valid_to is None or before.valid_to >= after.valid_from):
                 out.append(Problem(after.fact_id, "fact_restates_value",
@@ -122,16 +137,55 @@ def precondition_problems(world: World, persona_name: str) -> list[Problem]:
     return out
 
 
+def plan_problems(world: World) -> list[Problem]:
+    """Orphaned plans: scheduled on or before the world's last event, neither rolled out (no event cites it)
+    nor cancelled with a reason (`blocked_by`)."""
+    if not world.events:
+        return []
+    last = max(e.date for e in world.events)
+    done = {e.plan_id for e in world.events if e.plan_id}
+    return [Problem(p.plan_id, "plan_orphaned", f"{p.plan_id} ({p.title}) was due on {p.scheduled_for} but neither "
+                    "happened nor was cancelled with a reason", "roll it out or record why it was cancelled")
+            for p in world.plans if p.scheduled_for <= last and p.plan_id not in done and not p.blocked_by]
+
+
+def cause_problems(world: World, persona_name: str) -> list[Problem]:
+    """Changes of a preference (tasks/world/causes.py) without a recorded reason: the plan that changed it names
+    no event, or one that did not happen by then."""
+    switched = {s.attribute for s in SWITCHES.values()}
+    events, plans = {e.event_id: e for e in world.events}, {p.plan_id: p for p in world.plans}
+    out = []
+    for (subject, attribute), facts in histories(world.facts).items():
+        if subject != persona_name or attribute not in switched:
+            continue
+        for before, after in zip(facts, facts[1:], strict=False):
+            event = events.get(after.event_id)
+            plan = plans.get(event.plan_id or "") if event else None
+            if after.value == before.value or plan is None:
+                continue
+            cause = events.get(plan.entity.get("cause_event", ""))
+            if cause is None or cause.date > event.date:
+                out.append(Problem(after.fact_id, "preference_change_uncaused",
+                                   f"{persona_name}'s {attribute} changed from {before.value!r} to {after.value!r} "
+                                   f"({event.event_id}) with no reason recorded before it",
+                                   "a preference changes after a bad experience there or a move (causes.py)"))
+    return out
+
+
 def figures(world: World, persona_name: str, attributes: dict[str, Attribute]) -> dict[str, object]:
     """The issue-23 measures of one persona's world (see the module doc)."""
     records = Counter(f.attribute for f in world.facts if (a := attributes.get(f.attribute)) and a.record)
+    events = sum(1 for f in world.facts if (a := attributes.get(f.attribute)) and a.event)
     changes: Counter = Counter()
     for (subject, attribute), facts in histories(world.facts).items():
-        if subject != persona_name:
+        declared = attributes.get(attribute)
+        if subject != persona_name or (declared is not None and declared.event):  # events change no state
             continue
         pairs = zip(facts, facts[1:], strict=False)
         changes[attribute] += sum(1 for before, after in pairs if after.value != before.value)
     restated = sum(1 for p in rate_problems(world, attributes) if p.check == "fact_restates_value")
     return {"facts": len(world.facts), "records": sum(records.values()), "records_by_attribute": dict(records),
+            "event_facts": events,
             "restated": restated, "changes": dict(changes),
-            "precondition_violations": len(precondition_problems(world, persona_name))}
+            "precondition_violations": len(precondition_problems(world, persona_name)),
+            "uncaused_preference_changes": len(cause_problems(world, persona_name))}

@@ -12,6 +12,7 @@ import random
 from typing import Any, NamedTuple
 
 from tasks.world import banks
+from tasks.world.banks_extra import GENERIC_HOBBY_GOALS, HOBBY_GOALS
 from tasks.world.eventkinds import Entity
 from tasks.world.ontology import ATTRIBUTES
 
@@ -54,11 +55,29 @@ def employed(profile: dict[str, Any]) -> bool:
 
 
 def draw_hobby_session(rng: random.Random, profile: dict[str, Any]) -> Entity:
-    """One of the persona's current hobbies, where and for how long."""
+    """One of the persona's current hobbies, where, for how long, and what they are working towards in it (kept
+    from session to session: the catalog's `keep`)."""
     hobby = rng.choice(profile["traits"]["hobbies"] or ["walking"])
     tag = "running sport exertion" if hobby in RUNNING_HOBBIES else "sport" if hobby in SPORT_HOBBIES else ""
     spot = rng.choice(("the park", "the community centre", "home", "the club", "the riverside", "a friend's place"))
-    return {"hobby": hobby, "spot": spot, "hours": str(rng.randint(1, 4)), "tags": tag}
+    goals = HOBBY_GOALS.get(hobby) or tuple(g.format(hobby=hobby) for g in GENERIC_HOBBY_GOALS)
+    hours = rng.randint(1, 4)
+    return {"hobby": hobby, "spot": spot, "hours": str(hours), "tags": tag, "goal": rng.choice(goals),
+            "duration": ("an hour", "two hours", "three hours", "four hours")[hours - 1]}
+
+
+DRINKS = ("a flat white", "an oat latte", "a pot of Earl Grey", "a cortado", "an iced americano", "a hot chocolate",
+          "a chai latte", "a double espresso")
+BAD_VISITS = ("cold coffee and a forty-minute wait", "a rude barista and a stale croissant",
+              "a new owner who had doubled the prices", "a burnt flat white and a sticky table",
+              "music so loud I couldn't hear myself think", "a mouse running behind the counter")
+
+
+def draw_cafe_visit(rng: random.Random, profile: dict[str, Any]) -> Entity:
+    """The favourite café, what the persona orders there and what would spoil a visit."""
+    cafe = profile["traits"]["preferences"].get("cafe") or "the café on the corner"  # none: the kind is not planned
+    return {"cafe": cafe, "drink": rng.choice(DRINKS),
+            "problem": rng.choice(BAD_VISITS)}
 
 
 def draw_dinner(rng: random.Random, profile: dict[str, Any]) -> Entity:

@@ -25,6 +25,7 @@ from pydantic import ValidationError
 
 from schemas.profile import Profile
 from schemas.world import Constraint, Fact, ProfileOp
+from tasks.world.ontology import EVENT_ATTRIBUTES
 
 _SEGMENT = re.compile(r"(\w+)(?:\[(\w+)=([^\]]*)\])?")
 MATTERS_PATH = "current_status.ongoing_matters"
@@ -77,6 +78,8 @@ class WorldState:
     history: dict[tuple[str, str], list[tuple[dt.date, str]]] = field(default_factory=dict)
     """(subject, attribute) -> (day, value) of each of its facts not from the baseline (the rate limits count
     from them)."""
+    event_attributes: frozenset[str] = EVENT_ATTRIBUTES
+    """The ontology's event attributes (tasks/world/ontology.py): what happened at one event, never superseded."""
 
     def commit_facts(self, drafts: list[FactDraft], event_id: str, date: dt.date) -> list[Fact]:
         """Factual phase: record the facts, close superseded ones, apply their profile changes. A draft that
@@ -94,14 +97,15 @@ class WorldState:
 
     def changes(self, drafts: list[FactDraft], date: dt.date) -> list[FactDraft]:
         """The drafts that change state on `date`: a value its key does not already hold (constraint facts,
-        which carry their own end, always count)."""
-        return [d for d in drafts if d.until is not None or self.current(d.subject, d.attribute, date) != d.value]
+        which carry their own end, and event facts, each its own event, always count)."""
+        return [d for d in drafts if d.until is not None or d.attribute in self.event_attributes
+                or self.current(d.subject, d.attribute, date) != d.value]
 
     def _commit(self, draft: FactDraft, event_id: str, date: dt.date) -> Fact:
         key = (draft.subject, draft.attribute)
         if not event_id.endswith(BASELINE_SUFFIX):
             self.history.setdefault(key, []).append((date, draft.value))
-        if key in self._open:
+        if key in self._open and draft.attribute not in self.event_attributes:  # an event supersedes no event
             old = self.facts[self._open[key]]
             if old.valid_to is None or old.valid_to > date:
                 self.facts[self._open[key]] = old.model_copy(update={"valid_to": date})

@@ -33,12 +33,12 @@ from schemas.world import Event, EventNarration, Plan, ProfileSnapshot, World
 from tasks.common.rng import rng_for
 from tasks.domains.base import DomainPack, PackOutcome, ScheduledEvent
 from tasks.llm.gateway import CallSpec, Gateway
-from tasks.world import banks
+from tasks.world import banks, causes
 from tasks.world.catalog import KINDS, EventKind, Outcome
 from tasks.world.consistency import EMPLOYER_KINDS, NOT_EMPLOYED
 from tasks.world.drafts import baseline_drafts, constraint_draft, constraint_of, fact_drafts, outcome_context
 from tasks.world.evolve import HOBBIES_PATH, FactDraft, Matter, WorldState, facts_valid_at
-from tasks.world.ontology import Attribute, ontology
+from tasks.world.ontology import Attribute, event_names, ontology
 from tasks.world.standing import collect_entities, new_colleagues, standing_world
 
 __all__ = ["simulate", "facts_valid_at", "baseline_drafts", "fact_drafts", "outcome_context"]
@@ -72,10 +72,11 @@ class _Simulation:
         pack = pack or pack_for(config)
         self.config, self.persona, self.gateway, self.pack = config, persona, gateway, pack
         self.pid = persona.persona_id
-        self.state = WorldState(self.pid, persona.profile.model_dump(mode="json"))
+        self.attributes = ontology(pack.attributes())
+        self.state = WorldState(self.pid, persona.profile.model_dump(mode="json"),
+                                event_attributes=event_names(self.attributes))
         self.standing = standing_world(self.rng(config.start_date, "standing-world"), self.state.profile,
                                        config.start_date)
-        self.attributes = ontology(pack.attributes())
         self.plans: list[Plan] = []
         self.pending: list[Plan] = []
         self.events: list[Event] = []
@@ -150,7 +151,8 @@ class _Simulation:
         domain pack, and not a change sooner than the ontology's rate allows."""
         return (kind.key not in {p.kind for p in self.pending} and kind.key not in self.owned
                 and self.rested(kind, day) and not kind.tags & self.state.blocked_tags(day)
-                and kind.requires(self.state.profile) and self.too_soon(kind, day) is None)
+                and kind.requires(self.state.profile) and self.too_soon(kind, day) is None
+                and (kind.keep is not None or self.may_switch(kind, day)))
 
     def rested(self, kind: EventKind, day: dt.date) -> bool:
         last = self.last_done.get(kind.key)
@@ -192,13 +194,44 @@ class _Simulation:
 
     def kept(self, kind: EventKind, entity: dict[str, str], day: dt.date, rng: random.Random) -> dict[str, str]:
         """`entity` with the fields of `kind.keep`'s current value taken from the plan that set it, with
-        probability `keep_share` and always while a change would come too soon."""
+        probability `keep_share` and always while a change would come too soon; a preference (tasks/world/
+        causes.py) is kept unless there is a reason to change it, and then with probability 1 - SWITCH_SHARE."""
         source = self.kept_from.get(kind.keep or "")
         if source is None or self.state.current(self.persona.name, kind.keep, day) is None:
             return entity
-        if rng.random() < kind.keep_share or self.too_soon(kind, day, entity) is not None:
+        keep = 1 - causes.SWITCH_SHARE if kind.key in causes.SWITCHES else kind.keep_share
+        if (rng.random() < keep or self.too_soon(kind, day, entity) is not None
+                or not self.may_switch(kind, day)):
             return entity | {f: source[f] for f in kind.value_fields(kind.keep) if f in source}
         return entity
+
+    def reason(self, kind: EventKind, day: dt.date) -> causes.Reason | None:
+        """The reason to change the preference `kind` switches (tasks/world/causes.py), if there is one."""
+        switch = causes.SWITCHES[kind.key]
+        key = (self.persona.name, switch.attribute)
+        since = self.state.history[key][-1][0] if self.state.history.get(key) else self.config.start_date
+        return causes.reason(switch, self.state.current(*key, day), since, self.events,
+                             {p.plan_id: p for p in self.plans})
+
+    def may_switch(self, kind: EventKind, day: dt.date) -> bool:
+        """A kind switching a preference may change it: there is none yet, or there is a reason."""
+        if kind.key not in causes.SWITCHES:
+            return True
+        held = self.state.current(self.persona.name, causes.SWITCHES[kind.key].attribute, day)
+        return held is None or self.reason(kind, day) is not None
+
+    def with_reason(self, kind: EventKind, entity: dict[str, str], day: dt.date) -> dict[str, str]:
+        """`entity` with the reason for the change it makes recorded (`cause_event`, `cause`), when it changes a
+        preference the persona already has."""
+        switch = causes.SWITCHES.get(kind.key)
+        current = self.state.current(self.persona.name, switch.attribute, day) if switch else None
+        if switch is None or current is None:
+            return entity
+        value = entity.get(switch.field, "")
+        if current == value or current.endswith(f" at {value}"):
+            return entity
+        found = self.reason(kind, day)
+        return entity | found.entity() if found else entity
 
     def add_plan(self, rng: random.Random, kind: EventKind, day: dt.date) -> None:
         """Schedule a plan on a day with room among existing commitments, unless a constraint forbids it."""
@@ -262,7 +295,8 @@ class _Simulation:
             entity = kind.draw(rng, view)
             if kind.title_for(entity) not in titles:
                 break
-        return self.kept(kind, entity, day, rng) if kind.keep is not None else entity
+        entity = self.kept(kind, entity, day, rng) if kind.keep is not None else entity
+        return self.with_reason(kind, entity, day)
 
     def roll_out(self, plan: Plan, day: dt.date) -> None:
         self.pending.remove(plan)

@@ -23,27 +23,38 @@ Rates, and why (caps, not averages: the catalog's weights decide how often a cha
 - favourite café 3, grocery shop 2: habits; a favourite place changes after experience, a few times a year at
   most (issue 23's target: favourite places at most 3 a year).
 - current book 12 (about a book a month for a keen reader), course 4 (a term each), work project 4 (a quarter
-  each), volunteering 2, hobby 3, disliked café 4: the small things that change often.
+  each), hobby goal 6 (what they work towards in a hobby: a first 10k, a dovetailed box; a new one every two
+  months at most, kept from session to session most of the time), volunteering 2, hobby 3, disliked café 4: the
+  small things that change often.
 - the lives of the persona's people (what a friend or a relative tells them): job title, workplace, partner and
   the city they are moving to 1, a side project, a race they train for and a club 3, a home project and the next
   holiday 4 (their pet and course as the persona's).
 - health: injury 4, diagnosis 4, illness 6; relations: relationship 2 and relationship status 2 per person;
   a colleague's team 1.
 
-Records (`domain="record"`) are pseudo-attributes: what happened at an event stored as if it were state
-("tip", "last_dinner_out", "call_status = missed call about family news"). What happened on a day is an
-event, not state; they remain while the question generators still read them (issue 23 replaces them with
-state and event questions) and the world verifier reports their share (`pseudo_attributes`, a warning).
+What happened at an event is not state. Event attributes (`domain="event"`) say what happened at one event: the
+dinner out (`risotto at Luigi's`), the call a relative made that was missed, what a colleague recommended at
+lunch. An event fact holds from its event's day and is never superseded: a second dinner out does not make the
+first one false, so `valid_to` stays empty, no rate bounds them and two alike are two events, not a restatement.
+"The most recent dinner out" is the latest of them, a question about events. Each event attribute carries a
+`frame`, the past-tense clause that tells it (`{who} had {value}`: `I had risotto at Luigi's`).
+
+Records (`domain="record"`) are pseudo-attributes: an event's outcome stored as if it were state that the next
+event of its kind overwrites ("call_status = missed call about family news", "last_dinner_out"). The core
+declares none (issue 23 turned them into event attributes or state); a domain pack that declares one gets the
+world verifier's `pseudo_attributes` warning with their share, and so does a state attribute named like one
+(`*_status`, `last_*`, `news`, `tip`).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal
 
 Holder = Literal["persona", "person", "other", "any"]
 Domain = Literal["work", "home", "relations", "health", "possessions", "routine", "preference", "project",
-                 "life", "finance", "constraint", "record"]
+                 "life", "finance", "constraint", "event", "record"]
 
 
 @dataclass(frozen=True)
@@ -58,10 +69,24 @@ class Attribute:
     they left (one layoff a year at most) and the next value from the last value that was not vacant (a new job
     half a year after a layoff is no job-hopping)."""
 
+    frame: str | None = None
+    """For an event attribute: the past-tense clause telling it, with `{who}` (the subject as the speaker names
+    them: `I`, `you`, `Maya`, `my sister Ann`) and `{value}`."""
+    recall: str | None = None
+    """For an event attribute: how the persona refers back to it without its value (`that dinner out`; a person's
+    with `{whose}`: `my sister Ann's missed call`)."""
+
     @property
     def record(self) -> bool:
-        """True for a pseudo-attribute: an event's outcome stored as state."""
-        return self.domain == "record"
+        """True for a pseudo-attribute: an event's outcome stored as state (a declared record, or a state
+        attribute named like one)."""
+        return self.domain == "record" or (self.domain != "event" and self.name not in STATE_STATUSES
+                                           and bool(RECORD_NAME.search(self.name)))
+
+    @property
+    def event(self) -> bool:
+        """True for an event attribute: what happened at one event, never superseded."""
+        return self.domain == "event"
 
     @property
     def min_days(self) -> int | None:
@@ -73,14 +98,20 @@ def _state(holder: Holder, domain: Domain, rates: dict[str, float]) -> list[Attr
     return [Attribute(name, holder, domain, rate) for name, rate in rates.items()]
 
 
-def _records(holder: Holder, *names: str) -> list[Attribute]:
-    return [Attribute(name, holder, "record") for name in names]
+def _events(holder: Holder, frames: dict[str, tuple[str, str]]) -> list[Attribute]:
+    return [Attribute(name, holder, "event", frame=frame, recall=recall) for name, (frame, recall) in frames.items()]
+
+
+RECORD_NAME = re.compile(r"(^last_|_status$|^news$|^tip$|^status$)")
+"""Names that give a pseudo-attribute away: the last of something, a status, news, a tip."""
+STATE_STATUSES = frozenset({"relationship_status", "marital_status", "work_status", "employment_status"})
+"""Statuses that are state (a standard demographic term: single, married; employed, retired), not records."""
 
 
 CORE: tuple[Attribute, ...] = (
     Attribute("employer", "persona", "work", 1, vacant=("unemployed", "retired")),
     *_state("persona", "work", {"occupation": 0.5, "income_band": 1}),
-    *_state("persona", "project", {"work_project": 4, "current_book": 12}),
+    *_state("persona", "project", {"work_project": 4, "current_book": 12, "hobby_goal": 6}),
     *_state("any", "project", {"course": 4}),
     *_state("persona", "home", {"home": 1, "city": 1}),
     *_state("persona", "possessions", {"vehicle": 1, "prized_possession": 1}),
@@ -95,18 +126,51 @@ CORE: tuple[Attribute, ...] = (
     *_state("person", "work", {"team": 1}),
     *(Attribute(name, "persona", "constraint") for name in (
         "spending_restriction", "travel_restriction", "running_restriction", "dating_pause")),
-    *_records("persona", "last_trip", "last_concert", "last_dinner_out", "last_hobby_session", "last_big_bill",
-              "last_family_visit", "last_evening_out", "race_result", "financial_shock", "sold_item",
-              "abandoned_book", "job_security", "job_offer_status", "move_status", "adoption_status", "course_status",
-              "gym_status", "vehicle_status", "trip_status", "hobby_session_status", "shopping_status",
-              "dinner_status", "concert_status", "volunteering_status", "evening_status", "work_project_status",
-              "promotion_status", "retirement_status", "dating_status"),
-    *_records("person", "tip", "milestone", "milestone_status", "call_status", "visit_status",
-              "lunch_status"),
+    *_events("persona", {
+        # what the persona did: (how it is told, how they refer back to it without its value)
+        "trip": ("{who} went on a {value}", "that trip"), "concert": ("{who} saw {value}", "that concert"),
+        "dinner_out": ("{who} had {value}", "that dinner out"), "cafe_visit": ("{who} had {value}", "that coffee"),
+        "hobby_session": ("{who} spent a session on {value}", "that last session"),
+        "bill_paid": ("{who} got the {value}", "that big bill"),
+        "family_visit": ("{who} got together for {value}", "that family visit"),
+        "evening_out": ("{who} went to {value}", "that evening out"),
+        "race_result": ("{who} ran the {value}", "that race"),
+        "sold_item": ("{who} sold the {value}", "what I had to sell"),
+        "abandoned_book": ("{who} gave up on {value}", "that book I gave up on"),
+        "restructuring_survived": ("{who} {value}", "the restructuring"),
+        "financial_shock": ("{who} got hit by a {value}", "that nasty bill"),
+        # what went wrong
+        "bad_visit": ("{who} had a bad visit: {value}", "that bad visit"),
+        "job_offer_withdrawn": ("{who} lost the {value} when it was withdrawn", "that job offer"),
+        "move_fell_through": ("{who} saw the {value} fall through", "that move"),
+        "adoption_refused": ("{who} had the {value} turned down", "the adoption"),
+        "course_cancelled": ("{who} had the {value} cancelled", "that course"),
+        "gym_signup_failed": ("{who} tried to sign up at {value} and it failed", "the gym sign-up"),
+        "purchase_fell_through": ("{who} saw the {value} fall through", "that purchase"),
+        "trip_cancelled": ("{who} called off the {value}", "the trip I called off"),
+        "session_rained_off": ("{who} got rained off a {value}", "the rained-off session"),
+        "wasted_shop": ("{who} made a wasted {value}", "that wasted shopping trip"),
+        "dinner_cancelled": ("{who} had to cancel {value}", "the dinner I cancelled"),
+        "gig_cancelled": ("{who} missed the {value} when it was cancelled", "that cancelled gig"),
+        "turned_away": ("{who} got turned away at {value}", "being turned away"),
+        "evening_cancelled": ("{who} had to cancel the {value}", "the evening I cancelled"),
+        "project_on_hold": ("{who} saw the {value} put on hold", "the project on hold"),
+        "passed_over": ("{who} got {value}", "the promotion"),
+        "retirement_postponed": ("{who} {value}", "putting off retirement"),
+        "no_second_date": ("{who} got no second date with {value}", "that date"),
+        "lunch_cancelled": ("{who} had to cancel {value}", "that cancelled lunch")}),
+    *_events("person", {
+        "recommendation": ("{who} recommended {value}", "{whose} recommendation"),
+        "celebration": ("{who} celebrated a {value}", "{whose} celebration"),
+        "celebration_postponed": ("{who} postponed the {value} celebration", "{whose} postponed celebration"),
+        "missed_call": ("{who} rang about {value} and the call was missed", "{whose} missed call"),
+        "visit_cancelled": ("{who} cancelled {value}", "{whose} cancelled visit")}),
 )
 """The core attributes (the event catalog's, the baseline's and the constraints')."""
 
 ATTRIBUTES: dict[str, Attribute] = {a.name: a for a in CORE}
+EVENT_ATTRIBUTES = frozenset(a.name for a in CORE if a.event)
+"""The core's event attributes (a pack's join them in the simulation: `event_names(ontology(...))`)."""
 
 
 def ontology(extra: tuple[Attribute, ...] = ()) -> dict[str, Attribute]:
@@ -115,3 +179,8 @@ def ontology(extra: tuple[Attribute, ...] = ()) -> dict[str, Attribute]:
     if clash:
         raise ValueError(f"domain pack redeclares core attributes: {', '.join(clash)}")
     return ATTRIBUTES | {a.name: a for a in extra}
+
+
+def event_names(attributes: dict[str, Attribute]) -> frozenset[str]:
+    """The names of the event attributes among `attributes`."""
+    return frozenset(name for name, a in attributes.items() if a.event)

@@ -1,13 +1,12 @@
-"""The verifier of the LOOP stage: audits a persona's World against its own rules.
-
-Checks: every profile op cites an existing event and, replayed in order on the initial profile,
-leaves the profile valid against the Profile schema; every fact cites an existing event and is not
-valid before it; every event's narrative carries each of its facts, and mentions no fact that only
-becomes true later; every constraint is recorded as a fact over the same interval; no event rolls
-out a plan its constraints forbid; and the world's consistency with the ontology and the events'
+"""The verifier of the LOOP stage: audits a persona's World against its own rules. Checks: every profile op cites an
+existing event and, replayed in order on the initial profile, leaves the profile valid against the Profile schema;
+every fact cites an existing event and is not valid before it; every event's narrative carries each of its facts,
+and mentions no fact that only becomes true later; every constraint is recorded as a fact over the same interval; no
+event rolls out a plan its constraints forbid; and the world's consistency with the ontology and the events'
 preconditions (tasks/world/consistency.py: `fact_in_ontology`, `change_rate`, `fact_restates_value`,
-`event_precondition`, all errors), with a warning giving the share of pseudo-attribute facts
-(`pseudo_attributes`). Problems become `Finding` rows of stage "loop".
+`event_fact_ended`, `event_precondition`, `preference_change_uncaused`, `plan_orphaned`, all errors), with a warning
+giving the share of pseudo-attribute facts (`pseudo_attributes`: records a domain pack declares, or state attributes
+named like one; the core has none). Problems become `Finding` rows of stage "loop".
 """
 
 from __future__ import annotations
@@ -51,6 +50,7 @@ def check_consistency(out: _Findings, persona: Persona, world: World, attributes
     found = consistency.ontology_problems(world, persona.name, attributes)
     found += consistency.rate_problems(world, attributes)
     found += consistency.precondition_problems(world, persona.name)
+    found += consistency.cause_problems(world, persona.name) + consistency.plan_problems(world)
     for p in found:
         out.flag(p.artifact_id, p.check, p.message, suggestion=p.suggestion)
     figures = consistency.figures(world, persona.name, attributes)

@@ -30,6 +30,7 @@ from schemas.world import Event, Fact, Plan, World
 from tasks.common.facttext import clause
 from tasks.common.timeutil import local_date, local_datetime, question_time
 from tasks.questions.base import QContext
+from tasks.world.ontology import ATTRIBUTES
 from tests.tasks.worldfixture import PID, make_config, make_persona
 
 START = dt.date(2024, 1, 1)
@@ -42,11 +43,11 @@ EVENTS: dict[int, tuple[str, str, str, str, dict[str, str], list[tuple[str, str,
         [(ME, "favourite_cafe", "Café Lumen", ["Café Lumen"])]),
     2: ("01-10", "colleague_lunch", "positive", "have lunch with Noor Gonzales from front desk",
         {"colleague": "Noor Gonzales", "team": "front desk"},
-        [("Noor Gonzales", "tip", "a podcast on budgeting", ["a podcast on budgeting"]),
+        [("Noor Gonzales", "recommendation", "a podcast on budgeting", ["a podcast on budgeting"]),
          ("Noor Gonzales", "team", "front desk", ["front desk"])]),
     3: ("01-12", "colleague_lunch", "positive", "have lunch with Noor Kobayashi from the kitchen",
         {"colleague": "Noor Kobayashi", "team": "the kitchen"},
-        [("Noor Kobayashi", "tip", "a good dentist", ["a good dentist"]),
+        [("Noor Kobayashi", "recommendation", "a good dentist", ["a good dentist"]),
          ("Noor Kobayashi", "team", "the kitchen", ["the kitchen"])]),
     4: ("01-20", "family_call", "positive", "call Daniel Okafor about a birthday", {"relative": "Daniel Okafor"},
         [("Daniel Okafor", "home_project", "building a shed", ["building a shed"])]),
@@ -60,14 +61,14 @@ EVENTS: dict[int, tuple[str, str, str, str, dict[str, str], list[tuple[str, str,
         {"friend": "Priya Shah", "occasion": "the football final"},
         [("Priya Shah", "next_city", "Vancouver", ["Vancouver"])]),
     9: ("03-02", "weekly_shop", "negative", "do the weekly shop at Fresh Market", {"market": "Fresh Market"},
-        [(ME, "shopping_status", "wasted trip to Fresh Market", ["wasted trip to Fresh Market"])]),
+        [(ME, "wasted_shop", "trip to Fresh Market", ["trip to Fresh Market"])]),
     10: ("03-09", "family_call", "positive", "call Daniel Reyes about the weekend", {"relative": "Daniel Reyes"},
          [("Daniel Reyes", "home_project", "re-tiling the bathroom", ["re-tiling the bathroom"])]),
     11: ("03-10", "family_call", "positive", "call Daniel Okafor about family news", {"relative": "Daniel Okafor"},
          [("Daniel Okafor", "home_project", "repainting the kitchen yellow",
                                                                    ["repainting the kitchen yellow"])]),
     12: ("03-16", "weekly_shop", "negative", "do the weekly shop at Corner Stores", {"market": "Corner Stores"},
-         [(ME, "shopping_status", "wasted trip to Corner Stores", ["wasted trip to Corner Stores"])]),
+         [(ME, "wasted_shop", "trip to Corner Stores", ["trip to Corner Stores"])]),
     13: ("03-25", "new_cafe", "positive", "try Daily Grind on Quarry Hill", {"cafe": "Daily Grind"},
          [(ME, "favourite_cafe", "Daily Grind", ["Daily Grind"])]),
     14: ("03-25", "move_flat", "positive", "move into a flat at 95 Rua das Flores", {"address": "95 Rua das Flores"},
@@ -76,10 +77,10 @@ EVENTS: dict[int, tuple[str, str, str, str, dict[str, str], list[tuple[str, str,
          [(ME, "grocery_shop", "FreshMart", ["FreshMart"])]),
     16: ("04-12", "colleague_lunch", "positive", "have lunch with Noor Gonzales from front desk",
          {"colleague": "Noor Gonzales", "team": "front desk"},
-         [("Noor Gonzales", "tip", "a quiet running route", ["a quiet running route"])]),
+         [("Noor Gonzales", "recommendation", "a quiet running route", ["a quiet running route"])]),
     17: ("04-25", "colleague_lunch", "positive", "have lunch with Noor Gonzales from front desk",
          {"colleague": "Noor Gonzales", "team": "front desk"},
-         [("Noor Gonzales", "tip", "a new lunch spot", ["a new lunch spot"])]),
+         [("Noor Gonzales", "recommendation", "a new lunch spot", ["a new lunch spot"])]),
     18: ("04-02", "promotion", "positive", "ask for a promotion at Brightwave Labs", {"employer": "Brightwave Labs"},
          [(ME, "income_band", "upper-middle", ["upper-middle"])]),
 }
@@ -103,7 +104,7 @@ def config(days: int = DAYS) -> BuildConfig:
 
 
 def build_world(events: dict | None = None, baseline: list | None = None) -> World:
-    """The world of the module docstring (or of the given event table): facts closed by their successors."""
+    """The world of the module docstring (or of the given event table): state facts closed by their successors."""
     events = EVENTS if events is None else events
     rows = [(0, START, "baseline", "positive", None, {}, baseline if baseline is not None else BASELINE)]
     rows += [(n, on(d), kind, val, title, ent, facts) for n, (d, kind, val, title, ent, facts) in events.items()]
@@ -118,8 +119,9 @@ def build_world(events: dict | None = None, baseline: list | None = None) -> Wor
                          kind=kind, valence=valence, severity=2, critical=False, narrative=title or "Initial state."))
         for subject, attribute, value, forms in drafts:
             n_fact += 1
-            for i, old in enumerate(facts):
-                if (old.subject, old.attribute) == (subject, attribute) and old.valid_to is None:
+            for i, old in enumerate(facts):  # state is superseded; what happened at an event is not
+                if (old.subject, old.attribute) == (subject, attribute) and old.valid_to is None \
+                        and not getattr(ATTRIBUTES.get(attribute), "event", False):
                     facts[i] = old.model_copy(update={"valid_to": day})
             facts.append(Fact(fact_id=f"{PID}-f{n_fact:04d}", persona_id=PID, event_id=eid, subject=subject,
                               attribute=attribute, value=value, valid_from=day, surface_forms=forms))

@@ -46,12 +46,12 @@ class FinancePack(DomainPack):
     def attributes(self) -> tuple:
         """Risk stance, allocation, goal and horizon, and the work status a catalog event sets (finance state, moved
         at the pace of the pack's own schedule, so not rate-bound here), the formative memory, and the reaction to
-        an event (a record)."""
+        an event (an event attribute: what they did about it, never superseded)."""
         from tasks.world.ontology import Attribute
 
         state = ("risk_tolerance", "stock_allocation", "investment_goal", "investment_horizon", "formative_memory",
                  "work_status")
-        return (*(Attribute(a, "persona", "finance") for a in state), Attribute("reaction", "other", "record"))
+        return (*(Attribute(a, "persona", "finance") for a in state), Attribute("reaction", "other", "event"))
 
     def baseline_facts(self, config: BuildConfig, persona: Persona) -> list:
         """Risk stance, holdings and goals on the first day (world.baseline_facts)."""

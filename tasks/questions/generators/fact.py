@@ -24,7 +24,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 
 from schemas.world import Fact
-from tasks.common.facttext import first_name
+from tasks.common.facttext import first_name, is_event_attribute
 from tasks.common.timeutil import human_date
 from tasks.questions.base import Candidate, QContext, generator
 from tasks.questions.generators.kit import (
@@ -33,6 +33,7 @@ from tasks.questions.generators.kit import (
     ask_on,
     attribute_pool,
     carried_refs,
+    changes_with_reasons,
     day_of,
     entity_pool,
     histories,
@@ -76,13 +77,14 @@ STATE_QUESTIONS: dict[str, str] = {
     "income_band": "What is {ps} income band now?",
     "relationship_status": "What is {ps} relationship status now?",
     "hobby": "What is {ps} main hobby now?",
-    "last_trip": "What was {ps} most recent trip?",
-    "last_concert": "What was the most recent concert {p} went to?",
-    "last_dinner_out": "What did {p} eat at the most recent dinner out, and where?",
-    "last_hobby_session": "What was {ps} most recent hobby session?",
-    "last_big_bill": "Which big bill did {p} most recently sort out?",
-    "last_family_visit": "What was {ps} most recent family visit?",
-    "last_evening_out": "Where did {p} go on the most recent evening out?",
+    "hobby_goal": "What is {p} working towards in their hobbies these days?",
+    "trip": "What was {ps} most recent trip?",
+    "concert": "What was the most recent concert {p} went to?",
+    "dinner_out": "What did {p} eat at the most recent dinner out, and where?",
+    "hobby_session": "What was {ps} most recent hobby session?",
+    "bill_paid": "Which big bill did {p} most recently sort out?",
+    "family_visit": "What was {ps} most recent family visit?",
+    "evening_out": "Where did {p} go on the most recent evening out?",
     "race_result": "What was {ps} most recent race result?",
 }
 
@@ -103,8 +105,8 @@ LIFE_QUESTIONS: dict[str, str] = {
 }
 # Wording for attributes of other people: {x} names the person (full name or a cue phrase).
 PERSON_QUESTIONS: dict[str, str] = LIFE_QUESTIONS | {
-    "tip": "What did {x} most recently recommend to {p}?",
-    "milestone": "What did {x} most recently celebrate?",
+    "recommendation": "What did {x} most recently recommend to {p}?",
+    "celebration": "What did {x} most recently celebrate?",
     "team": "Which team is {x} on?",
 }
 
@@ -141,7 +143,7 @@ def state_text(ctx: QContext, fact: Fact) -> str | None:
 @generator("fact", "state_dependent_attribute")
 def state_dependent_attribute(ctx: QContext) -> list[Candidate]:
     """The current value of every attribute that changed, at the default time and on the day before each
-    change (when the older value still held)."""
+    change (when the older value still held); for an event attribute, the most recent such event."""
     out = []
     for (subject, attribute), history in sorted(histories(ctx).items()):
         if len(history) < 2 or (question := state_text(ctx, history[-1])) is None:
@@ -159,9 +161,15 @@ def state_dependent_attribute(ctx: QContext) -> list[Candidate]:
                 continue
             before = [f for f in history if f.valid_from < now.valid_from]
             later = [f for f in history if f.valid_from > day]
-            reference = f"As of {human_date(day)}, the answer is {now.value} (since {human_date(now.valid_from)})."
+            if is_event_attribute(attribute):
+                reference = (f"As of {human_date(day)}, the most recent was on {human_date(now.valid_from)}: "
+                             f"{now.value}.")
+            else:
+                reference = f"As of {human_date(day)}, the answer is {now.value} (since {human_date(now.valid_from)})."
             if before:
                 reference += f" Before that it was {before[-1].value}."
+            event = is_event_attribute(attribute)  # "the most recent dinner out": earlier ones still happened
+            earlier = "earlier_event_fact_ids" if event else "superseded_fact_ids"
             out.append(Candidate(
                 "fact", ("state_dependent_attribute",), question, now.value, reference,
                 "fact.state_dependent_attribute", state_query(subject, attribute, day), (now.fact_id,),
@@ -169,8 +177,9 @@ def state_dependent_attribute(ctx: QContext) -> list[Candidate]:
                 distractors=pool([f.value for f in reversed(history)] + values_of(ctx, attribute)
                                  + attribute_pool(ctx, attribute), now.value),
                 priority=priority,
-                extra={"superseded_fact_ids": [f.fact_id for f in before], "later_fact_ids": [f.fact_id for f in later],
-                       "subject": subject, "attribute": attribute, "answer_rule": "current_value"},
+                extra={earlier: [f.fact_id for f in before], "later_fact_ids": [f.fact_id for f in later],
+                       "subject": subject, "attribute": attribute,
+                       "answer_rule": "latest_event" if event else "current_value"},
             ))
     return out
 
@@ -182,7 +191,7 @@ def namesakes(ctx: QContext) -> dict[str, list[str]]:
     """First name -> the people (fact subjects or relations, not the persona, no titles) sharing it."""
     people = {r.name for r in ctx.persona.profile.relationships}
     people |= {f.subject for f in ctx.world.facts
-               if f.attribute in ("relationship", "team", "tip", *LIFE_QUESTIONS) and f.valid_from < ctx.day}
+               if f.attribute in ("relationship", "team", "recommendation", *LIFE_QUESTIONS) and f.valid_from < ctx.day}
     people.discard(ctx.persona.name)
     groups: dict[str, list[str]] = defaultdict(list)
     for name in sorted(people):
@@ -205,7 +214,7 @@ def entity_disambiguation(ctx: QContext) -> list[Candidate]:
                 cues.append((f"{possessive(p)} {rel[name][0]} {first}", rel[name][1], "role"))
             if name in team and all(o not in team or team[o].value != team[name].value for o in others):
                 cues.append((f"{first} from {team[name].value}", team[name], "team"))
-            for attribute in (*LIFE_QUESTIONS, "tip", "milestone"):
+            for attribute in (*LIFE_QUESTIONS, "recommendation", "celebration"):
                 now = ctx.current(name, attribute, day)
                 if now is None:
                     continue
@@ -240,9 +249,9 @@ def _team_by_tip(ctx: QContext, name: str, others: list[str], team: dict[str, Fa
     if name not in team:
         return []
     p, first, at = who(ctx), first_name(name), ctx.asked_at
-    other_tips = {f.value for o in others for f in ctx.history(o, "tip") if f.valid_from < ctx.day}
+    other_tips = {f.value for o in others for f in ctx.history(o, "recommendation") if f.valid_from < ctx.day}
     out = []
-    for tip in ctx.history(name, "tip"):
+    for tip in ctx.history(name, "recommendation"):
         if tip.value in other_tips or tip.valid_from >= ctx.day:
             continue
         if not known(ctx, [tip.fact_id, team[name].fact_id], at):
@@ -297,28 +306,28 @@ def multi_hop_traversal(ctx: QContext) -> list[Candidate]:
     for person, (role, link) in sorted(rel.items()):
         if role_count[role] != 1:
             continue
-        for attribute in (*LIFE_QUESTIONS, "milestone"):
+        for attribute in (*LIFE_QUESTIONS, "celebration"):
             if (now := ctx.current(person, attribute, day)) is None:
                 continue
             question = PERSON_QUESTIONS[attribute].format(x=f"{possessive(p)} {role}", p=p)
             out.append(_hop(ctx, question, now, link, f"{possessive(p)} {role} is {person}; the answer is {now.value}.",
                             "role", values_of(ctx, attribute)))
     team_count = Counter(f.value for f in team.values())
-    tip_count = Counter(values_of(ctx, "tip"))
+    tip_count = Counter(values_of(ctx, "recommendation"))
     for person, link in sorted(team.items()):
-        tip = ctx.current(person, "tip", day)
+        tip = ctx.current(person, "recommendation", day)
         if tip is None:
             continue
         if team_count[link.value] == 1:
             question = f"What did the colleague from {link.value} most recently recommend to {p}?"
             out.append(_hop(ctx, question, tip, link, f"The colleague from {link.value} is {person}; their latest "
-                            f"recommendation is {tip.value}.", "team", values_of(ctx, "tip")))
-        for old in ctx.history(person, "tip"):
+                            f"recommendation is {tip.value}.", "team", values_of(ctx, "recommendation")))
+        for old in ctx.history(person, "recommendation"):
             if tip_count[old.value] == 1 and old.valid_from < day:
                 question = f"Which team is the colleague who recommended {old.value} to {p} on?"
                 out.append(_hop(ctx, question, link, old, f"{person} recommended {old.value}; {person} is on "
                                 f"{link.value}.", "tip", values_of(ctx, "team") + list(TEAMS)))
-    out += _event_hops(ctx)
+    out += _event_hops(ctx) + _cause_hops(ctx)
     return [c for c in out if c is not None]
 
 
@@ -358,6 +367,40 @@ def _event_hops(ctx: QContext) -> list[Candidate | None]:
             question = LIFE_QUESTIONS[attribute].format(x=cue, p=p)
             out.append(_hop(ctx, question, now, s.facts[0], f"That person is {person}; the answer is {now.value}.",
                             f"event.{s.kind}", values_of(ctx, attribute), {"event_ids": [s.event.event_id]}))
+    return out
+
+
+WHY_CHANGED: dict[str, str] = {
+    "favourite_cafe": "Why is {old} no longer {p}'s favourite café?",
+    "grocery_shop": "Why did {p} stop doing the weekly shop at {old}?",
+    "volunteering": "Why did {p} give up {old}?",
+    "doctor": "Why did {p} stop seeing {old} as their doctor?",
+}
+"""A preference changed for a reason (tasks/world/causes.py): the question asks the reason, which is another
+event, told apart from the change (a hop from the change to its cause)."""
+
+
+def _cause_hops(ctx: QContext) -> list[Candidate | None]:
+    """"Why did Maya stop going to Café Lumen?": the reason (a bad visit there, a move) is an earlier event; the
+    evidence is what was said about both, the reasons of the persona's other changes are the distractors."""
+    p, at, out = who(ctx), ctx.asked_at, []
+    found = [c for c in changes_with_reasons(ctx) if c.new.attribute in WHY_CHANGED]
+    reasons = [c.cause for c in found] + [f"a bad visit at {v}" for v in values_of(ctx, "favourite_cafe")]
+    for c in found:
+        ids = [c.new.fact_id, *(f.fact_id for f in c.cause_facts)]
+        if not known(ctx, ids + [c.old.fact_id], at):
+            continue
+        question = WHY_CHANGED[c.new.attribute].format(p=p, old=c.old.value)
+        out.append(Candidate(
+            "fact", ("multi_hop_traversal",), question, c.cause,
+            f"{p} left {c.old.value} for {c.new.value} on {human_date(c.new.valid_from)}, after {c.cause} "
+            f"on {human_date(c.cause_event.date)}.", "fact.multi_hop_traversal.cause",
+            "SELECT json_extract_string(p.entity, '$.cause') FROM facts f JOIN events e USING (event_id) "
+            f"JOIN plans p USING (plan_id) WHERE f.fact_id = '{c.new.fact_id}'",
+            (c.new.fact_id, *ids[1:], c.old.fact_id),
+            evidence=refs(ctx, ids + [c.old.fact_id], at), distractors=pool(reasons, c.cause), priority=0,
+            extra={"cause_event_id": c.cause_event.event_id, "changed_fact_id": c.new.fact_id,
+                   "answer_rule": "cause_of_change"}))
     return out
 
 

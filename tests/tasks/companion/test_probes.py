@@ -99,16 +99,16 @@ def recomputed_tier(p, facts, turns, day) -> str:
 
 
 def test_tier_category_memory_need_and_cold_open_recompute_from_the_lists():
-    """Sixty days: a world that keeps to its change rates needs that long to hold a told change a probe does not
-    restate (an `edge` probe)."""
-    _, persona, world, corpus = simulated(60, 0.15)
+    """Sixty days with the enriched stratum: a world that keeps to its change rates, where only real state is
+    superseded (a second dinner out supersedes nothing), needs that long and the probes drawn for memory to hold
+    a told change a probe does not restate (an `edge` probe)."""
+    persona, world, corpus, probes = enriched(60, 0.15)
     facts = {f.fact_id: f for f in world.facts}
     turns = {t.turn_id: t for t in corpus.turns}
     first_user = {}
     for t in sorted(corpus.turns, key=lambda t: (t.timestamp, t.turn_id)):
         if t.role == "user":
             first_user.setdefault(t.session_id, t.turn_id)
-    probes = built(60).probes
     for p in probes:
         assert p.tier == recomputed_tier(p, facts, turns, local_date(persona, p.probe_time))
         assert p.memory_need == bool(p.required_episodes)
@@ -132,7 +132,8 @@ def enriched(days: int, memory_rate: float | None):
 
 
 def test_state_updates_state_a_told_change_and_keep_their_distance_tier():
-    persona, world, corpus, probes = enriched(45, None)
+    """Sixty days, as the tier test: a life keeping to its change rates tells its first changes by then."""
+    persona, world, corpus, probes = enriched(60, None)
     facts = {f.fact_id: f for f in world.facts}
     turns = {t.turn_id: t for t in corpus.turns}
     updates = [p for p in probes if p.category == "state_update"]
@@ -221,3 +222,19 @@ def test_same_input_gives_the_same_companion_set():
     config, persona, world, corpus = simulated(45, 0.15)
     again = build_companion(config, persona, world, corpus, Gateway(config.provider))
     assert again.model_dump_json() == built().model_dump_json()
+
+
+def test_distance_is_elapsed_time_across_a_daylight_saving_change():
+    """Thirty days and 55 minutes of elapsed time across New York's November change is past FAR_DAYS, though
+    the wall clocks are 29.997 days apart (two times in one zone subtract as wall clocks in Python)."""
+    import datetime as dt
+    from zoneinfo import ZoneInfo
+
+    from tasks.companion.context import distance_days
+    from tasks.companion.tiers import distance_tier
+
+    zone = ZoneInfo("America/New_York")
+    told = dt.datetime(2024, 10, 14, 14, 40, 40, tzinfo=zone)  # 18:40:40 UTC
+    probe = dt.datetime(2024, 11, 13, 14, 36, 4, tzinfo=zone)  # 19:36:04 UTC
+    assert distance_days(probe, [told]) == 30.038
+    assert distance_tier(probe, [("s1", told)]) == "hard"

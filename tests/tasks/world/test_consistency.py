@@ -78,7 +78,7 @@ def test_every_attribute_the_simulator_can_write_is_declared():
 def test_rates_hold_big_changes_rare_and_small_ones_often():
     assert ATTRIBUTES["employer"].min_days == ATTRIBUTES["home"].min_days == 365
     assert ATTRIBUTES["favourite_cafe"].min_days == 122 and ATTRIBUTES["current_book"].min_days == 30
-    assert ATTRIBUTES["tip"].record and ATTRIBUTES["tip"].min_days is None
+    assert ATTRIBUTES["recommendation"].event and ATTRIBUTES["recommendation"].min_days is None
     assert ATTRIBUTES["pet"].holder == "any" and ATTRIBUTES["side_project"].domain == "life"
     assert not ATTRIBUTES["spending_restriction"].record and ATTRIBUTES["spending_restriction"].min_days is None
 
@@ -124,16 +124,45 @@ def test_changes_faster_than_the_rate_restatements_and_undeclared_attributes_are
     assert checks(world) == Counter({"change_rate": 1, "fact_restates_value": 1, "fact_in_ontology": 2})
 
 
+def test_the_core_declares_no_pseudo_attribute_and_names_give_one_away():
+    assert [a.name for a in ATTRIBUTES.values() if a.record] == []
+    assert Attribute("call_status", "person", "relations").record and Attribute("last_trip", "persona", "home").record
+    assert Attribute("news", "person", "life").record and Attribute("tip", "person", "event").record is False
+    assert Attribute("visit", "person", "record").record
+    frames = [a for a in ATTRIBUTES.values() if a.event]
+    assert frames and all(a.frame and "{who}" in a.frame and "{value}" in a.frame for a in frames)
+
+
 def test_the_verifier_reports_them_as_errors_and_the_pseudo_share_as_a_warning():
+    pack = (Attribute("lunch_status", "person", "relations", 2),)  # state named as a record: pseudo
     world = make(events=[event(0, 0, "baseline"), event(1, 5, "family_call")],
-                  facts=closed([fact(1, 0, "city", "Porto", 0), fact(2, 1, "tip", "a new job", 5, "Rui Silva"),
+                  facts=closed([fact(1, 0, "city", "Porto", 0),
+                                fact(2, 1, "lunch_status", "cancelled lunch", 5, "Rui Silva"),
                                 fact(3, 1, "bogus", "x", 5)]))
     persona = profile.enrich_persona(BuildConfig(name="t"), "p0000", profile.BUNDLED_SEEDS[0],
                                      Gateway(ProviderConfig()))
     persona = persona.model_copy(update={"name": NAME})
-    found = {f.check: f for f in verify_world(persona, world)}
+    found = {f.check: f for f in verify_world(persona, world, pack)}
     assert found["fact_in_ontology"].severity == "error"
     assert found["pseudo_attributes"].severity == "warning" and "1 of 3 facts" in found["pseudo_attributes"].message
+
+
+def test_what_happened_at_an_event_is_never_superseded():
+    """Two dinners out are two events: both facts hold on, the latest is "the most recent dinner out", the same
+    dish twice is no restatement, and an event fact with an end is an error."""
+    from tasks.world.evolve import FactDraft, WorldState
+
+    state = WorldState("p0000", {})
+    dinner = FactDraft(NAME, "dinner_out", "risotto at Luigi's", ("Luigi's",))
+    for day in (START, START + dt.timedelta(days=9)):
+        state.commit_facts(state.changes([dinner], day), f"p0000-e000{day.day}", day)
+    assert [f.valid_to for f in state.facts] == [None, None]
+    ids = ("p0000-e0001", "p0000-e0009")
+    world = make(events=[event(0, 0, "baseline"), event(1, 0, "dinner_out"), event(9, 9, "dinner_out")],
+                 facts=[f.model_copy(update={"event_id": e}) for f, e in zip(state.facts, ids, strict=True)])
+    assert checks(world) == Counter()
+    ended = world.model_copy(update={"facts": closed(world.facts)})
+    assert checks(ended) == Counter({"event_fact_ended": 1})
 
 
 def test_careers_stay_within_their_schooling():
@@ -164,7 +193,7 @@ def test_simulated_lives_keep_the_ontology_rates_and_preconditions(two_years):
         found = [f for f in verify_world(persona, world) if f.severity == "error"]
         assert found == [], [f.message for f in found]
         figures = consistency.figures(world, persona.name, ATTRIBUTES)
-        assert figures["restated"] == 0
+        assert figures["restated"] == 0 and figures["records"] == 0 and figures["event_facts"] > 0
         jobs = [f for f in world.facts if f.subject == persona.name and f.attribute == "employer"
                 and not consistency.is_baseline(f) and f.value not in ATTRIBUTES["employer"].vacant]
         assert len(jobs) <= 2 and figures["changes"].get("home", 0) <= 2  # two years, one a year
@@ -262,3 +291,51 @@ def test_transitions_stay_rare_in_simulated_lives(two_years):
     events = Counter(e.kind for _, _, world in two_years for e in world.events)
     years = sum(cfg.days for cfg, _, _ in two_years) / 365
     assert events["move_flat"] / years <= 1 and events["new_job"] / years <= 1 and events["restructure"] / years <= 0.5
+
+
+def test_every_preference_change_has_an_earlier_reason(two_years):
+    """Favourite café, usual shop, volunteering and doctor change only after a bad experience there or a move,
+    and the plan that changes one names the event that gave the reason."""
+    from tasks.world.causes import SWITCHES
+
+    switched = {s.attribute: kind for kind, s in SWITCHES.items()}
+    seen = 0
+    for _cfg, persona, world in two_years:
+        events, plans = {e.event_id: e for e in world.events}, {p.plan_id: p for p in world.plans}
+        for (subject, attribute), facts in consistency.histories(world.facts).items():
+            if subject != persona.name or attribute not in switched:
+                continue
+            for before, after in zip(facts, facts[1:], strict=False):
+                if after.value == before.value:
+                    continue
+                seen += 1
+                plan = plans[events[after.event_id].plan_id]
+                cause = events[plan.entity["cause_event"]]
+                assert before.valid_from <= cause.date <= events[after.event_id].date, plan.plan_id
+                assert plans[cause.plan_id].kind in ("move_flat", *SWITCHES[switched[attribute]].bad)
+    assert seen >= 4
+
+
+def test_a_preference_changed_without_a_reason_is_found():
+    world = make(events=[event(0, 0, "baseline"), event(1, 10, "new_cafe"), event(2, 150, "cafe_visit"),
+                         event(3, 160, "new_cafe")],
+                 plans=[plan(1, 10, "new_cafe", cafe="Café Lumen"), plan(2, 150, "cafe_visit", cafe="Café Lumen"),
+                        plan(3, 160, "new_cafe", cafe="Daily Grind")],
+                 facts=closed([fact(1, 1, "favourite_cafe", "Café Lumen", 10),
+                               fact(2, 3, "favourite_cafe", "Daily Grind", 160)]))
+    found = consistency.cause_problems(world, NAME)
+    assert [(p.artifact_id, p.check) for p in found] == [("p0000-f0002", "preference_change_uncaused")]
+    caused = plan(3, 160, "new_cafe", cafe="Daily Grind", cause_event="p0000-e0002", cause="a bad visit")
+    world = world.model_copy(update={"plans": [*world.plans[:2], caused]})
+    assert consistency.cause_problems(world, NAME) == []
+
+
+def test_an_orphaned_plan_is_found():
+    """A plan due before the last event that neither happened nor was cancelled with a reason."""
+    world = make(events=[event(0, 0, "baseline"), event(1, 10, "new_cafe"), event(3, 30, "x")],
+                 plans=[plan(1, 10, "new_cafe", cafe="Café Lumen"), plan(2, 20, "concert", artist="Kofi Blue"),
+                        plan(3, 30, "x"), plan(4, 40, "concert", artist="later")])
+    assert [(p.artifact_id, p.check) for p in consistency.plan_problems(world)] == [("p0000-l0002", "plan_orphaned")]
+    cancelled = world.plans[1].model_copy(update={"blocked_by": "rate:favourite_cafe"})
+    assert consistency.plan_problems(world.model_copy(update={"plans": [world.plans[0], cancelled,
+                                                                       *world.plans[2:]]})) == []

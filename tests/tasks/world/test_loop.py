@@ -14,6 +14,7 @@ from schemas.world import World
 from tasks.llm.gateway import Gateway
 from tasks.world.catalog import KINDS
 from tasks.world.loop import fact_drafts, facts_valid_at, simulate
+from tasks.world.ontology import ATTRIBUTES
 from tasks.world.profile import BUNDLED_SEEDS, enrich_persona
 
 CRITICAL = {(k.key, v) for k in KINDS.values() for v in ("positive", "negative") if k.outcome(v).critical}
@@ -115,10 +116,14 @@ def constraint_facts(world):
 
 
 def test_valid_time_intervals_never_overlap(world):
+    """State: each value of a key ends where the next begins. Events (what happened at one) never end."""
     history = defaultdict(list)
     expiring = constraint_facts(world)
+    events = [f for f in world.facts if ATTRIBUTES[f.attribute].event]
+    assert events and all(f.valid_to is None for f in events)
     for fact in world.facts:
-        history[(fact.subject, fact.attribute)].append(fact)
+        if not ATTRIBUTES[fact.attribute].event:
+            history[(fact.subject, fact.attribute)].append(fact)
     for facts in history.values():
         for before, after in zip(facts, facts[1:], strict=False):
             assert before.valid_to <= after.valid_from and before.valid_from < before.valid_to
@@ -152,11 +157,12 @@ def test_factual_modify_ops_close_the_previous_fact(world):
         assert old.value == op.old_value and op.date == new.valid_from
 
 
-def test_facts_valid_at_gives_one_value_per_attribute(world, cfg):
+def test_facts_valid_at_gives_one_value_per_state_attribute(world, cfg):
+    """State has one value a day; what happened at events accumulates (every dinner out so far holds)."""
     for offset in (0, 100, 364):
         day = cfg.start_date + dt.timedelta(days=offset)
         valid = facts_valid_at(world.facts, day)
-        keys = [(f.subject, f.attribute) for f in valid]
+        keys = [(f.subject, f.attribute) for f in valid if not ATTRIBUTES[f.attribute].event]
         assert len(keys) == len(set(keys))
         assert all(f.valid_from <= day for f in valid)
     assert facts_valid_at(world.facts, cfg.start_date - dt.timedelta(days=1)) == []

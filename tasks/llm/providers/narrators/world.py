@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tasks.llm.providers.narrators.world_life import CONSTRAINT_LINES, CONSTRAINT_SUFFIXES, LIFE_CORE
+from tasks.llm.providers.narrators.world_life import ASIDES, BECAUSE, CONSTRAINT_LINES, CONSTRAINT_SUFFIXES, LIFE_CORE
 from tasks.llm.providers.offline import narrator
 
 CORE: dict[str, dict[str, tuple[str, ...]]] = {
@@ -22,9 +22,9 @@ CORE: dict[str, dict[str, tuple[str, ...]]] = {
             "New badge, new desk: I'm now {a_m1} at {m0}.",
         ),
         "negative": (
-            "I'm left with a {m0} and no start date.",
-            "The phone call I dreaded came: a {m0}.",
-            "All that interviewing and what I have to show for it is a {m0}.",
+            "The {m0} was withdrawn, so no start date for me.",
+            "The phone call I dreaded came: they withdrew the {m0}.",
+            "All that interviewing, and the {m0} has been withdrawn.",
         ),
     },
     "move_flat": {
@@ -34,9 +34,9 @@ CORE: dict[str, dict[str, tuple[str, ...]]] = {
             "Moving day is done and the {m0} already feels like home.",
         ),
         "negative": (
-            "The landlord backed out, so it's a {m0} instead of a new home.",
-            "Paperwork collapsed at the last minute: a {m0}.",
-            "I'm still in the old place after the {m0}.",
+            "The landlord backed out, so the {m0} fell through.",
+            "Paperwork collapsed at the last minute and the {m0} is off.",
+            "I'm still in the old place: the {m0} fell through.",
         ),
     },
     "adopt_pet": {
@@ -46,9 +46,9 @@ CORE: dict[str, dict[str, tuple[str, ...]]] = {
             "The house has a new resident: a {m0}.",
         ),
         "negative": (
-            "The shelter called: a {m0}, they want a home with a garden.",
-            "I had the bed and the bowls ready, and then the {m0}.",
-            "Heartbroken about the {m0}; someone else got there first.",
+            "The shelter called: they turned down my {m0}, they want a home with a garden.",
+            "I had the bed and the bowls ready, and then they refused the {m0}.",
+            "Heartbroken that the {m0} was turned down; someone else got there first.",
         ),
     },
     "start_course": {
@@ -58,9 +58,9 @@ CORE: dict[str, dict[str, tuple[str, ...]]] = {
             "Signed in, got my name tag: the {m0} has begun.",
         ),
         "negative": (
-            "Email this morning about the {m0}: not enough sign-ups.",
-            "I'd bought the materials and everything, so the {m0} hurts.",
-            "No class for me tonight, it's a {m0}.",
+            "Email this morning: the {m0} is cancelled, not enough sign-ups.",
+            "I'd bought the materials and everything, so the cancelled {m0} hurts.",
+            "No class for me tonight, they cancelled the {m0}.",
         ),
     },
     "join_gym": {
@@ -70,9 +70,9 @@ CORE: dict[str, dict[str, tuple[str, ...]]] = {
             "Membership card from {m0} is in my wallet at last.",
         ),
         "negative": (
-            "Another {m0}: the card machine refused and the waitlist is months long.",
-            "I went all the way there and it ended in a {m0}.",
-            "So much for getting fit: a {m0}.",
+            "My sign-up at {m0} failed: the card machine refused and the waitlist is months long.",
+            "I went all the way to {m0} and the sign-up failed.",
+            "So much for getting fit: no membership at {m0} after all.",
         ),
     },
     "buy_vehicle": {
@@ -82,9 +82,9 @@ CORE: dict[str, dict[str, tuple[str, ...]]] = {
             "The deal went through and the {m0} is parked outside.",
         ),
         "negative": (
-            "The seller ghosted me, so it's a {m0}.",
-            "After the test drive came the {m0}; the price jumped.",
-            "I've got the cash and no wheels thanks to the {m0}.",
+            "The seller ghosted me, so the {m0} fell through.",
+            "After the test drive the price jumped and the {m0} fell through.",
+            "I've got the cash and no wheels: the {m0} fell through.",
         ),
     },
     "city_trip": {
@@ -94,9 +94,9 @@ CORE: dict[str, dict[str, tuple[str, ...]]] = {
             "That {m0} was exactly what I needed.",
         ),
         "negative": (
-            "The strike wiped out my plans: a {m0}.",
-            "Bags were packed, then the {m0} happened.",
-            "Nothing like a {m0} to ruin a week.",
+            "The strike wiped out my plans, so I called off the {m0}.",
+            "Bags were packed, then I had to call off the {m0}.",
+            "Nothing like calling off a {m0} to ruin a week.",
         ),
     },
     "doctor_visit": {
@@ -154,9 +154,9 @@ CORE: dict[str, dict[str, tuple[str, ...]]] = {
             "Lovely time hosting {friend} for {occasion}; turns out {friend} {news}.",
         ),
         "negative": (
-            "The spare bed stays empty: {friend} {m0}.",
-            "Message from {friend} at noon: {friend} {m0}.",
-            "Disappointing news, since {friend} {m0}.",
+            "The spare bed stays empty: {friend} cancelled {m0}.",
+            "Message from {friend} at noon: {friend} cancelled {m0}.",
+            "Disappointing news, since {friend} cancelled {m0}.",
         ),
     },
     "work_project": {
@@ -166,9 +166,9 @@ CORE: dict[str, dict[str, tuple[str, ...]]] = {
             "Whiteboards full, coffee gone: the {m0} has started.",
         ),
         "negative": (
-            "Budget freeze, which leaves the {m0} for now.",
-            "Management announced it today: {m0}.",
-            "All that planning, and now the {m0} until further notice.",
+            "Budget freeze, so the {m0} is on hold for now.",
+            "Management announced it today: the {m0} is on hold.",
+            "All that planning, and now the {m0} is on hold until further notice.",
         ),
     },
 }
@@ -229,21 +229,27 @@ def narrate_outcome(context: dict[str, Any], rng: random.Random) -> dict[str, st
     if context["event"]["kind"] == "baseline":
         text = _baseline(facts, rng)
     else:
-        text = _event_story(context, mentions, rng)
-    missing = [m for m in mentions if m not in text]
-    text += "".join(f" For the record: {m}." for m in missing)
+        text = _event_story(context, mentions, rng, [f for f in facts if f["attribute"] in ASIDES])
+    said = [f for f in facts if f not in restrictions]
+    text += "".join(f" For the record: {f['mention']}." for f in said if f["mention"] not in text)
     text += "".join(" " + rng.choice(CONSTRAINT_LINES).format(m=f["mention"]) for f in restrictions)
     return {"narrative": text}
 
 
-def _event_story(context: dict[str, Any], mentions: list[str], rng: random.Random) -> str:
+def _event_story(context: dict[str, Any], mentions: list[str], rng: random.Random,
+                 asides: list[dict[str, Any]]) -> str:
+    """The core sentence (with the reason for a change, and an aside for a fact the core does not state, in place
+    of the detail sentence), a detail, a feeling, maybe an opener: two to four sentences."""
     event, style = context["event"], context["style"]
     valence = event["valence"]
     fields = dict(context["entity"]) | {f"m{i}": m for i, m in enumerate(mentions)}
     fields |= {f"a_m{i}": article(m) for i, m in enumerate(mentions)}
     core = rng.choice(CORE[event["kind"]][valence]).format_map(_Blank(fields))
-    sentences = [core, rng.choice(DETAILS[valence]), _feeling(style, valence, event["severity"], rng)]
-    if style["verbosity"] < 0.4 or rng.random() < 0.3:
+    if fields.get("cause"):
+        core += " " + rng.choice(BECAUSE).format(cause=fields["cause"])
+    extra = [rng.choice(ASIDES[f["attribute"]]).format(m=f["mention"]) for f in asides if f["mention"] not in core]
+    sentences = [core, *(extra or [rng.choice(DETAILS[valence])]), _feeling(style, valence, event["severity"], rng)]
+    if not extra and (style["verbosity"] < 0.4 or rng.random() < 0.3):
         sentences.pop(1)
     if style["verbosity"] > 0.6 and rng.random() < 0.6:
         tone = "formal" if style["formality"] >= 0.5 else "casual"

@@ -9,52 +9,62 @@ from __future__ import annotations
 
 LIFE_CORE: dict[str, dict[str, tuple[str, ...]]] = {
     "hobby_session": {
-        "positive": ("Spent {hours} hours on {m0} today and loved every minute.",
+        "positive": ("Spent {duration} on {m0} today and loved every minute.",
                      "Lovely afternoon: {m0}, phone off.", "Squeezed in some {m0}; exactly what I needed."),
-        "negative": ("The weather had other ideas: a {m0}.", "So much for my plans, it was a {m0}.",
-                     "Ended up with a {m0}, oh well."),
+        "negative": ("The weather had other ideas and rained off my {m0}.",
+                     "So much for my plans: the {m0} got rained off.", "Rain again, so no {m0} for me, oh well."),
     },
     "weekly_shop": {
         "positive": ("Did the weekly shop at {m0}, fridge is full again.", "Weekly groceries sorted at {m0}.",
                      "Quick run round {m0} for the week's food."),
-        "negative": ("A {m0}: half the shelves were empty.", "Total {m0}, I forgot my bag and my list.",
-                     "Annoying {m0}, the shop closed early."),
+        "negative": ("That was a wasted {m0}: half the shelves were empty.",
+                     "I made the {m0} for nothing, I forgot my bag and my list.",
+                     "Annoying: the {m0} was wasted, the shop closed early."),
+    },
+    "cafe_visit": {
+        "positive": ("Stopped by for {m0}; still my favourite place.", "Quiet half hour with {m0} this morning.",
+                     "Treated myself to {m0}, perfect as ever."),
+        "negative": ("Bad visit this morning: {m0}.", "So disappointing: {m0}. It used to be my favourite.",
+                     "I don't know what happened, but today it was {m0}."),
     },
     "family_call": {
         "positive": ("Long call with {relative}: turns out {relative} {news}.",
                      "Caught up with {relative} about {topic}; big news is that {relative} {news}.",
                      "{relative} rang back, and apparently {relative} {news}."),
-        "negative": ("Another {m0} with {relative}; we keep missing each other.",
-                     "Tried {relative} twice, just a {m0}.", "Phone tag again: {m0} with {relative}."),
+        "negative": ("{relative} rang about {m0} and I missed it; we keep missing each other.",
+                     "Missed {relative}'s call about {m0} twice now.",
+                     "Phone tag again: {relative} called about {m0}."),
     },
     "dinner_out": {
         "positive": ("Dinner with {companion}: {m0}, we stayed until closing.",
                      "Treated myself and {companion} to {m0}.", "{companion} and I had {m0} tonight."),
-        "negative": ("{companion} was unwell, so it's a {m0}.", "The booking got lost: {m0}.",
-                     "Had to settle for a {m0} after all."),
+        "negative": ("{companion} was unwell, so we cancelled {m0}.", "The booking got lost, and {m0} was off.",
+                     "We had to call off {m0} after all."),
     },
     "colleague_lunch": {
         "positive": ("Lunch with {colleague} from {m1}, who recommended {m0}.",
                      "{colleague} from {m1} joined me for lunch and swore by {m0}.",
                      "Nice lunch with {colleague} ({m1}); the tip of the day: {m0}."),
-        "negative": ("Work blew up, so: {m0}.", "Meetings ran over and it was a {m0}.",
-                     "Grabbed a sandwich alone after the {m0}."),
+        "negative": ("Work blew up, so I had to cancel {m0}.", "Meetings ran over and {m0} never happened.",
+                     "Grabbed a sandwich alone after cancelling {m0}."),
     },
     "concert": {
         "positive": ("Saw {m0} tonight, ears still ringing.", "What a night: {m0}.",
                      "Finally caught {m0}, worth every penny."),
-        "negative": ("Gutted about the {m0}.", "An email at noon: {m0}.", "The {m0} left me with a useless ticket."),
+        "negative": ("Gutted: the {m0} got cancelled.", "An email at noon: the {m0} is cancelled.",
+                     "The cancelled {m0} left me with a useless ticket."),
     },
     "volunteer": {
         "positive": ("First shift done: {m0}.", "Spent the morning on {m0}, tired but happy.",
                      "Signed up properly: {m0} from now on."),
-        "negative": ("Showed up and got {m0}; too many volunteers today.", "Frustrating: {m0}.",
-                     "I was {m0}, they had no one to train me."),
+        "negative": ("Showed up at {m0} and got turned away; too many volunteers today.",
+                     "Frustrating: {m0} turned me away.", "I was turned away at {m0}, they had no one to train me."),
     },
     "partner_evening": {
         "positive": ("Evening out: {m0}, just the two of us.", "Date night done right: {m0}.",
                      "Lovely evening, {m0}."),
-        "negative": ("Babysitter fell through, so a {m0}.", "It turned into a {m0}.", "We ended up with a {m0}."),
+        "negative": ("Babysitter fell through, so we cancelled our {m0}.", "Our {m0} got cancelled.",
+                     "We ended up cancelling the {m0}."),
     },
     "relationship_talk": {
         "positive": ("We talked it all through and we're still {m0}.", "Hard conversation, good ending: {m0}.",
@@ -66,7 +76,8 @@ LIFE_CORE: dict[str, dict[str, tuple[str, ...]]] = {
         "positive": ("Met {date_name} at {place} and we're officially together: {date_name} is my {m0} now.",
                      "First date with {date_name} went so well we're calling it: my {m0}, {date_name}.",
                      "{date_name} and I are a thing now, my {m0} after one evening at {place}!"),
-        "negative": ("Pleasant enough, but it's {m0}.", "Spark missing: {m0}.", "Verdict on {place}: {m0}."),
+        "negative": ("Pleasant enough, but there won't be a second date with {m0}.", "Spark missing with {m0}.",
+                     "Verdict on {place}: nice place, but no second date with {m0}."),
     },
     "visit_family": {
         "positive": ("Spent {m0}, so much food.", "Back from {m0}; my heart is full.", "Lovely visit: {m0}."),
@@ -92,13 +103,21 @@ LIFE_CORE: dict[str, dict[str, tuple[str, ...]]] = {
     "milestone": {
         "positive": ("We celebrated {person}'s {m0}.", "What a party: {person}'s {m0}.",
                      "Raised a glass for {person}'s {m0}."),
-        "negative": ("{person} called it off: {m0}.", "A {m0} for {person}, sadly.", "Sad news, a {m0}."),
+        "negative": ("{person} called it off: the {m0} celebration is postponed.",
+                     "The {m0} for {person} is postponed, sadly.", "Sad news, {person} has put off the {m0}."),
     },
     "retire": {
         "positive": ("Last day at work: I'm a {m0} now, or simply {m1}.",
                      "Handed in my keys; officially {m1}, a {m0}.", "Farewell cake eaten, {m1} at last: {m0}."),
-        "negative": ("Not yet: {m0}.", "Plans changed, {m0}.", "They asked me to stay on, so {m0}."),
+        "negative": ("Not yet: I {m0}.", "Plans changed, and I {m0}.", "They asked me to stay on, so I {m0}."),
     },
 }
+BECAUSE = ("After {cause}, I was ready for a change.", "It was time for a change after {cause}.",
+           "Ever since {cause} I'd been meaning to look elsewhere.")
+"""How a change made for a reason (tasks/world/causes.py: the plan's `cause`) tells it."""
+ASIDES: dict[str, tuple[str, ...]] = {
+    "hobby_goal": ("Next goal: {m}.", "I'm working towards {m} now.", "New target for myself: {m}."),
+}
+"""How a fact no core sentence stated is added (by its attribute; any other: `For the record: {m}.`)."""
 CONSTRAINT_LINES = ("So it's {m} for me.", "Which means {m}.", "New rule for now: {m}.", "The upshot: {m}.")
 CONSTRAINT_SUFFIXES = ("_restriction", "_pause")

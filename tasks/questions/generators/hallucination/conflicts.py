@@ -109,12 +109,12 @@ CONTRADICTION_QUESTIONS: dict[str, str] = {
 }
 """Attributes a contradiction can target, and the question presupposing the wrong value."""
 FAILED: dict[str, tuple[str, str, str]] = {
-    "move_status": ("home", "flat at {address}", "the move to {address} fell through"),
-    "job_offer_status": ("employer", "{company}", "the job offer from {company} was withdrawn"),
-    "vehicle_status": ("vehicle", "{vehicle}", "the purchase of the {vehicle} fell through"),
+    "move_fell_through": ("home", "flat at {address}", "the move to {address} fell through"),
+    "job_offer_withdrawn": ("employer", "{company}", "the job offer from {company} was withdrawn"),
+    "purchase_fell_through": ("vehicle", "{vehicle}", "the purchase of the {vehicle} fell through"),
 }
-"""Negative-outcome facts naming a value that never became true: status attribute -> (attribute it would
-have set, the premise value, what happened)."""
+"""Negative-outcome facts naming a value that never became true: event attribute -> (attribute it would have
+set, the premise value, what happened)."""
 
 
 def _contradiction(ctx: QContext, now: Fact, wrong: str, why: str, extra_facts: list[Fact],

@@ -196,3 +196,34 @@ def preferences_on(ctx: QContext, day: dt.date) -> dict[str, str]:
         elif op.new_value is not None:
             prefs[op.path] = op.new_value
     return prefs
+
+
+@dataclass(frozen=True)
+class Change:
+    """A preference the persona changed for a reason (tasks/world/causes.py): the value left, the new one, the
+    reason as told and the facts of the event that gave it."""
+
+    old: Fact
+    new: Fact
+    cause: str
+    cause_event: Event
+    cause_facts: tuple[Fact, ...]
+
+
+def changes_with_reasons(ctx: QContext) -> list[Change]:
+    """Every change of a persona preference made before the question day whose plan records its reason."""
+    plans = {p.plan_id: p for p in ctx.world.plans}
+    out = []
+    for fact in sorted(ctx.world.facts, key=lambda f: (f.valid_from, f.fact_id)):
+        event = ctx.events.get(fact.event_id)
+        plan = plans.get(event.plan_id or "") if event else None
+        if plan is None or fact.valid_from >= ctx.day or fact.subject != ctx.persona.name:
+            continue
+        cause = ctx.events.get(plan.entity.get("cause_event", ""))
+        before = [f for f in ctx.history(fact.subject, fact.attribute) if f.valid_from < fact.valid_from]
+        if cause is None or not before or before[-1].value == fact.value:
+            continue
+        facts = tuple(f for f in ctx.world.facts if f.event_id == cause.event_id)
+        if facts:
+            out.append(Change(before[-1], fact, plan.entity["cause"], cause, facts))
+    return out

@@ -24,7 +24,7 @@ def one(candidates, question):
 
 def session(mmdd: str) -> tuple:
     return (mmdd, "hobby_session", "positive", f"spend 2 hours on cycling at the park on {mmdd}",
-            {"hobby": "cycling", "spot": "the park"}, [(ME, "last_hobby_session", f"cycling at the park ({mmdd})",
+            {"hobby": "cycling", "spot": "the park"}, [(ME, "hobby_session", f"cycling at the park ({mmdd})",
                                                         [f"cycling at the park ({mmdd})"])])
 
 
@@ -75,9 +75,9 @@ def test_counts_are_fixed_at_asked_at():
     base = one(conditional_counting(context()), question)
     # a failed shop after the window (before the mid-timeline question) and one after the default question time
     extra = {40: ("04-03", "weekly_shop", "negative", "do the weekly shop at Lidl", {"market": "Lidl"},
-                  [(ME, "shopping_status", "wasted trip to Lidl", ["wasted trip to Lidl"])]),
+                  [(ME, "wasted_shop", "trip to Lidl", ["trip to Lidl"])]),
              41: ("05-03", "weekly_shop", "negative", "do the weekly shop at Aldi", {"market": "Aldi"},
-                  [(ME, "shopping_status", "wasted trip to Aldi", ["wasted trip to Aldi"])])}
+                  [(ME, "wasted_shop", "trip to Aldi", ["trip to Aldi"])])}
     again = one(conditional_counting(with_events(extra)), question)
     assert (again.answer, again.asked_at, again.fact_ids) == (base.answer, base.asked_at, base.fact_ids)
     later = {41: extra[41]}
@@ -125,7 +125,7 @@ def test_absence_detection_answers_no_and_lists_every_instance():
     assert never.answer == "No" and "Yes, once" in never.distractors
     # a failed call inside the window turns "none went badly" into a count, never a wrong "No"
     bad = {42: ("02-20", "family_call", "negative", "call Priya Shah about a trip", {"relative": "Priya Shah"},
-                [("Priya Shah", "call_status", "missed call about a trip", ["missed call about a trip"])])}
+                [("Priya Shah", "missed_call", "a trip", ["a trip"])])}
     assert not [c for c in absence_detection(with_events(bad)) if "calls with family" in c.question
                 and "January to March" in c.question]
 

@@ -12,7 +12,9 @@ from tasks.questions.generators.fact import (
     negative_constraints,
     state_dependent_attribute,
 )
+from tasks.world.ontology import ATTRIBUTES
 from tests.tasks.qgen_world import ME, add_fact, build_corpus, build_world, by_question, context, on
+from tests.tasks.worldfixture import PID
 
 FACT = ("multi_hop_traversal", "entity_disambiguation", "state_dependent_attribute", "negative_constraints")
 
@@ -25,10 +27,12 @@ def one(candidates, question, asked_at=None):
 
 def value_at(world, subject, attribute, day):
     """Brute-force fact-store lookup, independent of the module under test."""
-    values = [f.value for f in world.facts if (f.subject, f.attribute) == (subject, attribute)
-              and f.valid_from <= day and (f.valid_to is None or day < f.valid_to)]
-    assert len(values) == 1
-    return values[0]
+    valid = sorted((f.valid_from, f.value) for f in world.facts if (f.subject, f.attribute) == (subject, attribute)
+                   and f.valid_from <= day and (f.valid_to is None or day < f.valid_to))
+    if ATTRIBUTES[attribute].event:  # what happened at events accumulates: the latest is the most recent
+        return valid[-1][1]
+    assert len(valid) == 1
+    return valid[0][1]
 
 
 def test_generators_are_registered():
@@ -150,3 +154,38 @@ def test_asked_at_is_always_after_the_evidence_and_before_the_default_time():
             assert c.asked_at < ctx.asked_at
             assert ctx.evidence_for(c.fact_ids[0], c.asked_at)
             assert c.asked_at.date() >= dt.date(2024, 1, 2)
+
+
+def test_a_change_made_for_a_reason_is_asked_why_and_the_reason_is_another_event():
+    lumen = ("Café Lumen", ["Café Lumen"])
+    events = {
+        1: ("01-05", "new_cafe", "positive", "try Café Lumen", {"cafe": "Café Lumen"},
+            [(ME, "favourite_cafe", *lumen)]),
+        2: ("02-01", "cafe_visit", "negative", "stop by Café Lumen for a cortado",
+            {"cafe": "Café Lumen", "problem": "cold coffee and a long wait"},
+            [(ME, "bad_visit", "cold coffee and a long wait at Café Lumen", ["cold coffee and a long wait"])]),
+        3: ("02-10", "new_cafe", "positive", "try Daily Grind",
+            {"cafe": "Daily Grind", "cause_event": f"{PID}-e0002", "cause": "a bad visit at Café Lumen"},
+            [(ME, "favourite_cafe", "Daily Grind", ["Daily Grind"])]),
+        4: ("02-12", "weekly_shop", "positive", "do the weekly shop at Maple Grocers", {"market": "Maple Grocers"},
+            [(ME, "grocery_shop", "Maple Grocers", ["Maple Grocers"])]),
+        5: ("03-01", "move_flat", "positive", "move to 8 Birch Road", {"address": "8 Birch Road"},
+            [(ME, "home", "flat at 8 Birch Road", ["8 Birch Road"])]),
+        6: ("03-08", "weekly_shop", "positive", "do the weekly shop at FreshMart",
+            {"market": "FreshMart", "cause_event": f"{PID}-e0005", "cause": "the move to 8 Birch Road"},
+            [(ME, "grocery_shop", "FreshMart", ["FreshMart"])]),
+        7: ("03-20", "new_cafe", "positive", "try Blue Door Coffee", {"cafe": "Blue Door Coffee"},  # no reason
+            [(ME, "favourite_cafe", "Blue Door Coffee", ["Blue Door Coffee"])]),
+    }
+    world = build_world(events)
+    ctx = context(world)
+    cands = [c for c in multi_hop_traversal(ctx) if c.template == "fact.multi_hop_traversal.cause"]
+    assert sorted(c.question for c in cands) == ["Why did Maya stop doing the weekly shop at Maple Grocers?",
+                                               "Why is Café Lumen no longer Maya's favourite café?"]
+    cafe = one(cands, "Why is Café Lumen no longer Maya's favourite café?")
+    assert cafe.answer == "a bad visit at Café Lumen" and "the move to 8 Birch Road" in cafe.distractors
+    bad = next(f for f in world.facts if f.attribute == "bad_visit")
+    assert bad.fact_id in cafe.fact_ids and any(r.fact_id == bad.fact_id for r in cafe.evidence)
+    assert cafe.extra["cause_event_id"] == f"{PID}-e0002"
+    shop = one(cands, "Why did Maya stop doing the weekly shop at Maple Grocers?")
+    assert shop.answer == "the move to 8 Birch Road"
