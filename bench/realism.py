@@ -30,7 +30,7 @@ WATCHED = ("employer", "occupation", "home", "doctor", "favourite_cafe", "grocer
 def realism(preset: str = PRESET) -> dict:
     cfg = load_preset(preset)
     attributes = ontology(pack_for(cfg).attributes())
-    facts = records = events = restated = violations = rate = updates = uncaused = 0
+    facts = records = events = restated = violations = rate = updates = uncaused = namesakes = 0
     changes: Counter = Counter()
     stated: Counter = Counter()
     by_record: Counter = Counter()
@@ -48,6 +48,7 @@ def realism(preset: str = PRESET) -> dict:
         restated += found["restated"]
         violations += found["precondition_violations"]
         uncaused += found["uncaused_preference_changes"]
+        namesakes += found["namesakes_from_life"]
         rate += sum(p.check == "change_rate" for p in consistency.rate_problems(world, attributes))
         changes.update(found["changes"])
         stated.update(f.attribute for f in world.facts if f.subject == persona.name)
@@ -63,7 +64,7 @@ def realism(preset: str = PRESET) -> dict:
         "facts_per_persona_year": {a: round(stated[a] / years, 2) for a in WATCHED},
         "top_records": dict(by_record.most_common(8)),
         "precondition_violations": violations, "change_rate_violations": rate,
-        "uncaused_preference_changes": uncaused,
+        "uncaused_preference_changes": uncaused, "namesake_groups_from_life": namesakes,
         "command": f"python -m bench.realism {preset}",
     }
 
@@ -102,6 +103,8 @@ def markdown(result: dict) -> list[str]:
             f"| changes faster than the ontology's rate (target 0) | {result['change_rate_violations']} |",
             "| preference changes without a reason (target 0) | "
             f"{result.get('uncaused_preference_changes', 'not measured')} |",
+            "| namesake groups a life brought (people met later sharing a first name with someone known) | "
+            f"{result.get('namesake_groups_from_life', 'not measured')} |",
             f"| value changes per persona-year | {changes} |",
             "| facts per persona-year (the baseline's included) | "
             + ", ".join(f"{a} {n}" for a, n in result.get("facts_per_persona_year", {}).items()) + " |"]

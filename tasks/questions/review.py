@@ -25,13 +25,16 @@ Each question is scored in [0, 1] on four dimensions, from its derivation and th
   question).
 
 A question scoring below 1 on any dimension is withdrawn: it leaves the question set (and its evidence)
-and keeps a `QuestionReview` row with status `withdrawn` and the failed dimension as `reason`.
+and keeps a `QuestionReview` row with status `withdrawn` and the failed dimension as `reason`. When the
+withdrawals would leave a category above the selection's share cap, its last questions are withdrawn too
+(`reason = "category_share"`), so the review never unbalances the set the selection balanced.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import email.utils
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -44,6 +47,7 @@ from schemas.world import Event, Fact, World
 from tasks.common.facttext import carries, event_title, is_event_fact, mentions, story_events
 from tasks.common.timeutil import local_date
 from tasks.domains import PACKS, DomainPack, pack_for, pack_named
+from tasks.questions.select import category_cap, effective_share
 
 DIMENSIONS = ("correctness", "uniqueness", "consistency", "quality")
 Checks = list[tuple[bool, str]]
@@ -120,11 +124,33 @@ def review_questions(
     for e in qset.evidence:
         cited.setdefault(e.question_id, []).append(e)
     reviews = [review(store, q, cited.get(q.question_id, [])) for q in qset.questions]
+    if config is not None:
+        reviews = rebalance(reviews, qset.questions, config)
     kept = {r.question_id for r in reviews if r.status == "kept"}
     return QuestionSet(
         questions=[q for q in qset.questions if q.question_id in kept],
         evidence=[e for e in qset.evidence if e.question_id in kept],
     ), reviews
+
+
+def rebalance(reviews: list[QuestionReview], questions: list[Question], config: BuildConfig) -> list[QuestionReview]:
+    """The reviews with, after withdrawals, the last questions of a category over the selection's share cap
+    (`stages.questions.max_category_share`, the zero-memory controls aside) withdrawn too, reason
+    `category_share`: the selection balanced the set, and a withdrawal elsewhere must not unbalance it."""
+    options = config.stages.questions
+    checkpoint = {q.question_id: q.checkpoint for q in questions}
+    out = list(reviews)
+    while True:
+        kept = [i for i, r in enumerate(out) if r.status == "kept" and checkpoint.get(r.question_id) != "zero_memory"]
+        counts = Counter(out[i].category for i in kept)
+        share = effective_share(options, len(counts))
+        over = [c for c, n in sorted(counts.items()) if n > category_cap(options, len(kept), share)]
+        if not over:
+            return out
+        last = max(i for i in kept if out[i].category == over[0])
+        out[last] = out[last].model_copy(update={"status": "withdrawn", "reason": "category_share", "details": [
+            f"category_share: {over[0]} would hold more than {share:.0%} of the persona's questions after "
+            "the review's withdrawals"]})
 
 
 def review(store: Store, q: Question, evidence: list[Evidence]) -> QuestionReview:

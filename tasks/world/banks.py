@@ -6,6 +6,7 @@ the offline profile narrator. Nothing here draws randomness.
 
 from __future__ import annotations
 
+import random
 from typing import NamedTuple
 
 from tasks.world import banks_extra as _extra
@@ -45,6 +46,15 @@ CITIES: tuple[City, ...] = (
 )
 CITIES += tuple(City(*row) for row in _extra.CITIES)
 CITY_BY_NAME = {c.name: c for c in CITIES}
+
+
+def local_given_name(rng: random.Random, profile: dict, local_share: float = 0.8) -> str:
+    """A first name for someone the persona meets: from their city's naming region with `local_share`, else from
+    any region. Not kept apart from the names already in their life: people met later share first names with
+    people they know at the rate the region's names recur (the new colleague called Anna, like their sister)."""
+    city = CITY_BY_NAME.get(profile["identity"]["city"])
+    region = city.region if city is not None and rng.random() < local_share else rng.choice(sorted(GIVEN_NAMES))
+    return rng.choice(GIVEN_NAMES[region][rng.choice(("female", "male"))])
 
 GIVEN_NAMES: dict[str, dict[str, tuple[str, ...]]] = {
     "iberian": {

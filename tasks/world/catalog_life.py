@@ -98,6 +98,14 @@ LIFE_KINDS: list[EventKind] = [
         tags=tags("partner"),
     ),
     EventKind(
+        "meet_someone", "get to know {new_name} at {where}", L.draw_new_friend,
+        Outcome((fs("relationship", "friend", "{new_name}", subject="new_name",
+                    path="relationships[role=friend from {where}]", writes="{new_name}"),)),
+        Outcome((fs("went_nowhere", "{new_name}"),)),
+        weight=1, long_share=0.0, cooldown=90, requires=lambda p: bool(L.new_friend_places(p)),
+        tags=tags("social"),
+    ),
+    EventKind(
         "first_date", "go on a first date with {date_name} at {place}", L.draw_date,
         Outcome((fs("relationship", "partner", "{date_name}", subject="date_name",
                     path="relationships[role=partner]", writes="{date_name}"),)),

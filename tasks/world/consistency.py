@@ -19,8 +19,8 @@ Checks (each returns problems; tasks/world/verify.py turns them into findings of
   that records no reason that happened before it (tasks/world/causes.py).
 
 `figures(world, persona_name)` gives the measures of issue 23 for one persona: facts, pseudo-attribute facts
-(records: declared ones, and state attributes named like one), event facts, restated facts, value changes by
-attribute, precondition violations.
+(records: declared ones, and state attributes named like one), event facts, namesake groups the life brought,
+restated facts, value changes by attribute, precondition violations.
 """
 
 from __future__ import annotations
@@ -172,6 +172,20 @@ def cause_problems(world: World, persona_name: str) -> list[Problem]:
     return out
 
 
+def namesakes_from_life(world: World) -> int:
+    """First-name groups among the world's people (two or more full names) that someone met after the start
+    belongs to: confusable entities the life brought, not the ones planted at the start."""
+    people = [e for e in world.entities if e.kind == "person" and len(e.name.split()) > 1
+              and not e.name.split()[0].endswith(".")]
+    if not people:
+        return 0
+    start = min(e.first_seen for e in people)
+    groups: dict[str, list] = defaultdict(list)
+    for e in people:
+        groups[e.name.split()[0]].append(e)
+    return sum(1 for g in groups.values() if len({e.name for e in g}) > 1 and any(e.first_seen > start for e in g))
+
+
 def figures(world: World, persona_name: str, attributes: dict[str, Attribute]) -> dict[str, object]:
     """The issue-23 measures of one persona's world (see the module doc)."""
     records = Counter(f.attribute for f in world.facts if (a := attributes.get(f.attribute)) and a.record)
@@ -188,4 +202,5 @@ def figures(world: World, persona_name: str, attributes: dict[str, Attribute]) -
             "event_facts": events,
             "restated": restated, "changes": dict(changes),
             "precondition_violations": len(precondition_problems(world, persona_name)),
-            "uncaused_preference_changes": len(cause_problems(world, persona_name))}
+            "uncaused_preference_changes": len(cause_problems(world, persona_name)),
+            "namesakes_from_life": namesakes_from_life(world)}

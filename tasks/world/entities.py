@@ -48,7 +48,8 @@ def belonging(profile: dict[str, Any], kind: str) -> str | None:
 
 def friends(profile: dict[str, Any]) -> list[str]:
     """Names of the related people who might come to visit."""
-    return [r["name"] for r in profile["relationships"] if r["role"] in FRIENDLY_ROLES]
+    return [r["name"] for r in profile["relationships"]
+            if r["role"] in FRIENDLY_ROLES or r["role"].startswith("friend from ")]
 
 
 def working(profile: dict[str, Any]) -> bool:

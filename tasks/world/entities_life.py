@@ -80,6 +80,28 @@ def draw_cafe_visit(rng: random.Random, profile: dict[str, Any]) -> Entity:
             "problem": rng.choice(BAD_VISITS)}
 
 
+def new_friend_places(profile: dict[str, Any]) -> list[str]:
+    """Where the persona's routines bring them among people they could befriend, not yet the place of a friend."""
+    prefs = profile["traits"]["preferences"]
+    places = [f"the {hobby} group" for hobby in profile["traits"]["hobbies"] if not hobby.startswith("volunteering")]
+    if prefs.get("gym"):
+        places.append(prefs["gym"])
+    if prefs.get("volunteering"):  # `{task} at {org}`: the org
+        places.append(prefs["volunteering"].rpartition(" at ")[2])
+    if prefs.get("course"):  # `{subject} course at {school}`
+        places.append(f"the {prefs['course']}")
+    roles = {r["role"] for r in profile["relationships"]}
+    return [p for p in places if f"friend from {p}" not in roles]
+
+
+def draw_new_friend(rng: random.Random, profile: dict[str, Any]) -> Entity:
+    """Someone the persona gets talking to where a routine takes them, named as anyone met is (so they may share
+    a first name with someone the persona knows: `banks.local_given_name`)."""
+    where = rng.choice(new_friend_places(profile) or ["the community centre"])
+    surname = rng.choice([s for group in banks.SURNAMES.values() for s in group])
+    return {"new_name": f"{banks.local_given_name(rng, profile)} {surname}", "where": where}
+
+
 def draw_dinner(rng: random.Random, profile: dict[str, Any]) -> Entity:
     """A restaurant (from a bank with near-duplicate names) and a friend or relative to eat with."""
     people = [r["name"] for r in profile["relationships"]] or ["an old friend"]
@@ -161,13 +183,10 @@ def draw_colleague(rng: random.Random, profile: dict[str, Any]) -> Entity:
 
 
 def draw_date(rng: random.Random, profile: dict[str, Any]) -> Entity:
-    """Someone new to meet and a place to meet them."""
-    region = rng.choice(sorted(banks.SURNAMES))
-    given = rng.choice(banks.GIVEN_NAMES[region][rng.choice(("female", "male"))])
-    used = {r["name"].split()[0] for r in profile["relationships"]}
-    if given in used:
-        given = rng.choice(banks.GIVEN_NAMES[region]["female"])
-    return {"date_name": f"{given} {rng.choice(banks.SURNAMES[region])}", "place": rng.choice(RESTAURANTS)}
+    """Someone new to meet (mostly from the persona's own city, `banks.local_given_name`) and a place to meet."""
+    given = banks.local_given_name(rng, profile)  # may share a first name with someone they know
+    surname = rng.choice([s for group in banks.SURNAMES.values() for s in group])
+    return {"date_name": f"{given} {surname}", "place": rng.choice(RESTAURANTS)}
 
 
 def draw_partner_evening(rng: random.Random, profile: dict[str, Any]) -> Entity:

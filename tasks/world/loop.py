@@ -42,7 +42,7 @@ from tasks.world.ontology import Attribute, event_names, ontology
 from tasks.world.standing import collect_entities, new_colleagues, standing_world
 
 __all__ = ["simulate", "facts_valid_at", "baseline_drafts", "fact_drafts", "outcome_context"]
-_PEOPLE_FIELDS = ("friend", "relative", "companion", "person", "partner")
+_PEOPLE_FIELDS = ("friend", "relative", "companion", "person", "partner")  # people the plan needs in the life
 TRANSITIONS = tuple(k for k in KINDS.values() if k.yearly is not None)
 
 

@@ -158,6 +158,7 @@ CORE: tuple[Attribute, ...] = (
         "passed_over": ("{who} got {value}", "the promotion"),
         "retirement_postponed": ("{who} {value}", "putting off retirement"),
         "no_second_date": ("{who} got no second date with {value}", "that date"),
+        "went_nowhere": ("{who} got talking to {value}, but it went nowhere", "that person I met"),
         "lunch_cancelled": ("{who} had to cancel {value}", "that cancelled lunch")}),
     *_events("person", {
         "recommendation": ("{who} recommended {value}", "{whose} recommendation"),

@@ -31,6 +31,7 @@ ENTITY_FIELDS: dict[str, tuple[str, str]] = {
     "doctor": ("person", "doctor"),
     "colleague": ("person", "colleague"),
     "date_name": ("person", "date"),
+    "new_name": ("person", "friend"),
     "vehicle": ("item", "vehicle"),
     "pet_name": ("item", "pet"),
 }
@@ -40,7 +41,8 @@ _GENERIC = frozenset({"the", "cafe", "café", "coffee", "club", "gym", "house", 
 
 def standing_world(rng: random.Random, profile: dict[str, Any], start: dt.date) -> dict[str, Any]:
     """Entities that recur in routines: two colleagues at the persona's employer with the same first name and
-    different teams. `colleagues` are the current employer's; `sets` every employer's, with the day they began."""
+    different teams (a planted pair; a later job's colleagues are named as anyone met is, `new_colleagues`).
+    `colleagues` are the current employer's; `sets` every employer's, with the day they began."""
     colleagues = _colleague_pair(rng, profile, set())
     employer = profile["identity"]["employer"]
     return {"colleagues": colleagues, "employer": employer, "sets": [(employer, start, colleagues)]}
@@ -51,8 +53,7 @@ def new_colleagues(rng: random.Random, profile: dict[str, Any], standing: dict[s
     """The standing world after the persona's employer changed on `day`: a new job brings new colleagues (none
     while they have no employer); the former ones stay in `sets`."""
     employer = profile["identity"]["employer"]
-    taken = {name.split()[0] for _, _, pair in standing["sets"] for name, _ in pair}
-    colleagues = [] if employer in NO_EMPLOYER else _colleague_pair(rng, profile, taken)
+    colleagues = [] if employer in NO_EMPLOYER else _new_colleagues(rng, profile)
     return {"colleagues": colleagues, "employer": employer, "sets": [*standing["sets"], (employer, day, colleagues)]}
 
 
@@ -62,6 +63,14 @@ def _colleague_pair(rng: random.Random, profile: dict[str, Any], taken: set[str]
     surnames = rng.sample([s for group in banks.SURNAMES.values() for s in group], 2)
     teams = rng.sample(TEAMS, 2)
     return [(f"{shared} {s}", t) for s, t in zip(surnames, teams, strict=True)]
+
+
+def _new_colleagues(rng: random.Random, profile: dict[str, Any]) -> list[tuple[str, str]]:
+    """The two colleagues a new job brings, named as people the persona meets are (`banks.local_given_name`), so
+    one may share a first name with someone they already know: confusable entities that come from the life."""
+    surnames = rng.sample([s for group in banks.SURNAMES.values() for s in group], 2)
+    return [(f"{banks.local_given_name(rng, profile)} {s}", t)
+            for s, t in zip(surnames, rng.sample(TEAMS, 2), strict=True)]
 
 
 def collect_entities(persona_id: str, profile: dict[str, Any], standing: dict[str, Any], plans: list[Plan],

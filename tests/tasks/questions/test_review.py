@@ -122,3 +122,33 @@ def test_event_counts_are_recomputed_from_the_events(inputs):
                                           "window": ["2024-03-01", "2024-03-10"], "as_of": asked.isoformat()}})
     assert review.independent(store, question) == [(str(len(listed)), f"the count of positive '{kind}' events "
                                                       "from 2024-03-01 to 2024-03-10")]
+
+
+def test_withdrawals_never_leave_a_category_over_the_share_cap():
+    """Ten questions, four categories: withdrawing a `fact` and a `temporal` one leaves `external` at 4 of 8 (over
+    30%), so its last ones are withdrawn, with reason category_share, until every category is within the cap of
+    what is left (a `mixed` one too, on a set this small); controls do not count."""
+    from schemas.audit import QuestionReview
+    from schemas.config import BuildConfig
+
+    cats = ["external"] * 4 + ["fact"] * 2 + ["temporal"] * 2 + ["mixed"] * 2
+
+    def row(i: int, category: str, status: str = "kept") -> QuestionReview:
+        return QuestionReview(question_id=f"q{i:02d}", persona_id="p0000", category=category, correctness=1,
+                              uniqueness=1, consistency=1, quality=1, overall=1, status=status,
+                              reason="" if status == "kept" else "correctness")
+
+    class Q:  # the only field rebalance reads
+        def __init__(self, i: int, checkpoint: str = "in_timeline") -> None:
+            self.question_id, self.checkpoint = f"q{i:02d}", checkpoint
+
+    reviews = [row(i, c, "withdrawn" if i in (4, 6) else "kept") for i, c in enumerate(cats)]
+    reviews.append(row(10, "external"))  # a zero-memory control: not part of the balance
+    questions = [Q(i) for i in range(10)] + [Q(10, "zero_memory")]
+    out = review.rebalance(reviews, questions, BuildConfig(name="t"))
+    assert [(r.question_id, r.reason) for r in out if r.status == "withdrawn"] == [
+        ("q01", "category_share"), ("q02", "category_share"), ("q03", "category_share"), ("q04", "correctness"),
+        ("q06", "correctness"), ("q09", "category_share")]
+    kept = [r for r in out if r.status == "kept" and r.question_id != "q10"]
+    assert max(sum(r.category == c for r in kept) for c in set(cats)) <= 0.3 * len(kept)
+    assert review.rebalance(out, questions, BuildConfig(name="t")) == out

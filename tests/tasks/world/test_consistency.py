@@ -339,3 +339,19 @@ def test_an_orphaned_plan_is_found():
     cancelled = world.plans[1].model_copy(update={"blocked_by": "rate:favourite_cafe"})
     assert consistency.plan_problems(world.model_copy(update={"plans": [world.plans[0], cancelled,
                                                                        *world.plans[2:]]})) == []
+
+
+def test_people_met_along_the_way_join_the_life_and_may_share_a_first_name(two_years):
+    """A routine brings new friends (`meet_someone`), named as anyone met is, so confusable people come from the
+    life itself (a friend from the climbing group called Anna, like the persona's sister), not only planted."""
+    met = namesakes = 0
+    for _cfg, _persona, world in two_years:
+        plans = {p.plan_id: p for p in world.plans}
+        for e in world.events:
+            if e.kind == "meet_someone" and e.valence == "positive":
+                met += 1
+                name = plans[e.plan_id].entity["new_name"]
+                assert [f.value for f in world.facts if f.event_id == e.event_id] == ["friend"]
+                assert any(f.subject == name and f.attribute == "relationship" for f in world.facts)
+        namesakes += consistency.namesakes_from_life(world)
+    assert met >= 4 and namesakes >= 1

@@ -72,6 +72,14 @@ LIFE_CORE: dict[str, dict[str, tuple[str, ...]]] = {
         "negative": ("It's over: {partner} is my {m0} now.", "After the talk at {place}, {partner} is an {m0}.",
                      "We broke up. {partner}, my {m0} as of tonight."),
     },
+    "meet_someone": {
+        "positive": ("Got talking to {new_name} at {where} and we're meeting up again: a new {m0}!",
+                     "{new_name} from {where} and I really hit it off; I think I've made a {m0}.",
+                     "Coffee with {new_name} after {where}, and we swapped numbers: a new {m0}, I hope."),
+        "negative": ("Got talking to {m0} at {where}, but it went nowhere.",
+                     "I tried to chat with {m0} at {where}; we had nothing in common.",
+                     "{m0} from {where} seemed nice, but it went nowhere."),
+    },
     "first_date": {
         "positive": ("Met {date_name} at {place} and we're officially together: {date_name} is my {m0} now.",
                      "First date with {date_name} went so well we're calling it: my {m0}, {date_name}.",
