@@ -10,8 +10,8 @@ A reason is one of:
 
 Only reasons since the current value was set count (one reason, one change). The simulator records the reason on
 the plan that makes the change: `entity["cause_event"]` (the event id) and `entity["cause"]` (how it is told:
-"a bad visit at Café Lumen"), which the narration tells and the question generators ask about (`Why did Maya stop
-going to Café Lumen?`).
+"a bad visit at Café Lumen"), which the narration tells and the question generators ask about (`Why is Café Lumen
+no longer Maya's favourite café?`).
 """
 
 from __future__ import annotations

@@ -164,8 +164,8 @@ def test_pack_recompute_is_a_correctness_check(monkeypatch):
     monkeypatch.setitem(domains._LOADED, "general", Strict())
     kept, reviews = review.review_questions(persona, world, corpus, qset, config)
     withdrawn = {r.question_id: r.reason for r in reviews if r.status == "withdrawn"}
-    assert withdrawn == {target.question_id: "correctness"}
-    assert len(kept.questions) == len(qset.questions) - 1
+    assert {q: why for q, why in withdrawn.items() if why != "category_share"} == {target.question_id: "correctness"}
+    assert len(kept.questions) == len(qset.questions) - len(withdrawn)  # and the rebalance's, on a set this small
 
 
 def _cli_build(tmp_path, body: str):
