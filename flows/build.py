@@ -254,7 +254,8 @@ def corpus_figures(con, config: BuildConfig, run_id: str) -> dict[str, Any]:
         "withdrawals": release.withdrawals(con, run_id), "sources": release.source_counts(con, run_id),
         "dialogue": release.dialogue_stats(con, run_id), "companion": release.companion_stats(con, run_id, config),
         "domain": {"name": config.domain, **pack_for(config).release_stats(con, run_id)},
-        "measures": [r.model_dump(mode="json") for r in measure_corpus(personas_of(con, run_id))],
+        "measures": [r.model_dump(mode="json") for r in measure_corpus(personas_of(con, run_id),
+                                                                        config.gates.grammar_sample)],
     }
 
 

@@ -178,6 +178,10 @@ class GateOptions(_Strict):
         0.01, gt=0, lt=1, description="chi-square p-value floor for the gold's rank among ordered MCQ options"
     )
     min_mcq_for_stats: int = Field(30, ge=6, description="fewer MCQ items than this: MCQ statistics not tested")
+    grammar_sample: int = Field(
+        400, ge=0, description="sentences per role the grammar measure parses with Link Grammar (its standard "
+        "error, and so the gate's slack, grows as the sample shrinks; a smoke-test preset parses fewer)",
+    )
     max_category_share: float = Field(
         0.30, gt=0, le=1, description="largest share of a persona's (and the corpus's) questions in one category"
     )

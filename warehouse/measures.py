@@ -28,6 +28,15 @@ _LISTS = {"turns": Turn, "documents": Document, "chunks": Chunk, "bullets": Bull
 _TABLE_OF = {"evidence": "question_evidence"}
 
 
+def grammar_sample_of(path: Path) -> int:
+    """The grammar sample the release's build measured with (its config's `gates.grammar_sample`), so `lifeloom
+    metrics` recomputes what the build landed."""
+    from tasks.metrics import GRAMMAR_SAMPLE
+
+    config = json.loads((path / "manifest.json").read_text()).get("config") or {}
+    return int((config.get("gates") or {}).get("grammar_sample", GRAMMAR_SAMPLE))
+
+
 def release_session(path: Path) -> tuple[duckdb.DuckDBPyConnection, str]:
     """An in-memory connection with a view per contract table over the release's Parquet files (typed empty
     views for tables the release lacks) and the release's run id."""
@@ -161,7 +170,7 @@ def measure_ref(layout, ref: str, verify: bool = True) -> list[MeasureRow]:
     run (its id, or an import's name) or `FORMAT:PATH`, a benchmark on disk read without landing (e.g.
     `rhelm:tests/fixtures/rhelm_sample`). ValueError when it names nothing, or a corpus without questions."""
     from tasks.interop import IMPORT_FORMATS
-    from tasks.metrics import measure_corpus
+    from tasks.metrics import GRAMMAR_SAMPLE, measure_corpus
     from warehouse.catalog import session
     from warehouse.diff import resolve_release
     from warehouse.integrity import ReleaseDamaged
@@ -173,8 +182,11 @@ def measure_ref(layout, ref: str, verify: bool = True) -> list[MeasureRow]:
         rows = measure_benchmark(fmt, Path(where))
         _require_questions(ref, rows)
         return rows
+    sample = GRAMMAR_SAMPLE
     try:
-        con, run_id = release_session(resolve_release(layout, ref, verify))
+        folder = resolve_release(layout, ref, verify)
+        con, run_id = release_session(folder)
+        sample = grammar_sample_of(folder)
     except ReleaseDamaged:
         raise
     except ValueError:
@@ -187,7 +199,7 @@ def measure_ref(layout, ref: str, verify: bool = True) -> list[MeasureRow]:
     try:
         if not con.execute("select count(*) from questions where run_id = ?", [run_id]).fetchone()[0]:
             raise ValueError(f"{ref!r} has no questions: the measures need a benchmark with questions")
-        return measure_corpus(personas_of(con, run_id))
+        return measure_corpus(personas_of(con, run_id), sample)
     finally:
         con.close()
 

@@ -125,6 +125,7 @@ def test_tier_category_memory_need_and_cold_open_recompute_from_the_lists():
     assert {"no_memory", "episodic_callback", "profile_grounded", "state_update"} <= set(categories)
 
 
+@functools.cache
 def enriched(days: int, memory_rate: float | None):
     _, persona, world, corpus = simulated(days, memory_rate)
     config = BuildConfig.model_validate(make_config(days).model_dump() | {"stages": {"companion": {"enriched": 60}}})
@@ -132,8 +133,9 @@ def enriched(days: int, memory_rate: float | None):
 
 
 def test_state_updates_state_a_told_change_and_keep_their_distance_tier():
-    """Sixty days, as the tier test: a life keeping to its change rates tells its first changes by then."""
-    persona, world, corpus, probes = enriched(60, None)
+    """Sixty days with the enriched stratum, as the tier test: a life keeping to its change rates tells its first
+    changes by then."""
+    persona, world, corpus, probes = enriched(60, 0.15)
     facts = {f.fact_id: f for f in world.facts}
     turns = {t.turn_id: t for t in corpus.turns}
     updates = [p for p in probes if p.category == "state_update"]
