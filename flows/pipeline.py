@@ -48,7 +48,7 @@ PIPELINE: tuple[Stage, ...] = (
     Stage("dialogue", "tasks.dialogue.stage", ("profile", "loop", "sources"), gateway="dialogue",
           prompts=("user_turn_initial", "user_turn_followup", "user_turn_filler", "user_turn_callback",
                    "assistant_turn", "fact_check"), options=("loop", "sources", "dialogue"),
-          lands=("bullets", "sessions", "turns")),
+          lands=("bullets", "sessions", "turns", "fact_mentions")),
     Stage("questions", "tasks.questions.stage", ("profile", "loop", "sources", "dialogue"), gateway="questions",
           prompts=("rephrase_question",)),
     Stage("review", "tasks.questions.review", ("profile", "loop", "sources", "dialogue", "questions"),

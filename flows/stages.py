@@ -207,12 +207,13 @@ def sources_task(ctx: Ctx, persona_id: str, persona: Staged, world: Staged) -> S
 def dialogue_task(ctx: Ctx, persona_id: str, persona: Staged, world: Staged, docs: Staged) -> Staged:
     """Turn each day's outcomes into bullets, sessions and turns."""
     return _run(ctx, "dialogue", persona_id,
-                lambda gw: dialogue.write_dialogue(ctx.config, persona.value, world.value, docs.value.documents, gw))
+                lambda gw: dialogue.write_dialogue(ctx.config, persona.value, world.value, docs.value.documents, gw,
+                                                   docs.value.chunks))
 
 
 def merged(docs: Corpus, talk: Corpus) -> Corpus:
     return Corpus(documents=docs.documents, chunks=docs.chunks, bullets=talk.bullets, sessions=talk.sessions,
-                  turns=talk.turns, findings=docs.findings + talk.findings)
+                  turns=talk.turns, mentions=talk.mentions, findings=docs.findings + talk.findings)
 
 
 @_stage_task("questions")

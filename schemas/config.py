@@ -91,6 +91,24 @@ class DialogueOptions(_Strict):
         2, ge=0, le=6, description="most outcome-narrative sentences without a fact that become bullets"
     )
     max_attempts: int = Field(3, ge=1, le=5, description="wordings tried per turn before a template or a drop")
+    mention_modes: dict[str, float] = Field(
+        default_factory=lambda: {"paraphrased": 0.5},
+        description="share of each mention mode among the opening mentions that can take it (tasks/dialogue/"
+                    "mentions.py); the rest are explicit",
+    )
+
+    @field_validator("mention_modes")
+    @classmethod
+    def _known_modes(cls, shares: dict[str, float]) -> dict[str, float]:
+        realized = ("paraphrased",)
+        unknown = sorted(set(shares) - set(realized))
+        if unknown:
+            raise ValueError(f"mention_modes: {', '.join(unknown)} cannot be set (the narrators realize "
+                             f"{', '.join(realized)}; the rest are explicit)")
+        bad = sorted(k for k, v in shares.items() if not 0 <= v <= 1)
+        if bad:
+            raise ValueError(f"mention_modes: the share of {', '.join(bad)} must be between 0 and 1")
+        return shares
     memory_rate: float | None = Field(
         None, ge=0, le=1,
         description="share of user turns that need memory from outside the recent window (RealCompanion "

@@ -112,6 +112,27 @@ class Turn(_Row):
     )
 
 
+MENTION_MODES = ("explicit", "paraphrased", "implied", "split", "corrected", "about_other", "hypothetical",
+                 "reference")
+"""How a text mentions a fact (tasks/dialogue/mentions.py): only explicit, paraphrased, implied, split and the final
+statement of a corrected value are evidence of the value (`counts`)."""
+MentionMode = Literal["explicit", "paraphrased", "implied", "split", "corrected", "about_other", "hypothetical",
+                      "reference"]
+
+
+class FactMention(_Row):
+    """One mention of a fact in a turn or a chunk, recorded as the text was written."""
+
+    mention_id: str = Field(description="<evidence id>-m<n>")
+    persona_id: str
+    fact_id: str
+    evidence_id: str
+    evidence_kind: Literal["turn", "chunk"]
+    mode: MentionMode
+    span: str | None = Field(None, description="the words of the text that convey it, when it has them")
+    counts: bool = Field(True, description="whether the mention is evidence of the fact's value")
+
+
 class Corpus(_Row):
     """One persona's documents, chunks, bullets, sessions and turns."""
 
@@ -120,6 +141,8 @@ class Corpus(_Row):
     bullets: list[Bullet] = Field(default_factory=list)
     sessions: list[Session] = Field(default_factory=list)
     turns: list[Turn] = Field(default_factory=list)
+    mentions: list[FactMention] = Field(default_factory=list, description="the fact_mentions rows of the turns and "
+                                        "chunks")
     findings: list[Finding] = Field(
         default_factory=list, description="what the stage regenerated or dropped (landed with the verifier's)"
     )
@@ -127,7 +150,7 @@ class Corpus(_Row):
     def table_rows(self) -> dict[str, list]:
         """The rows this corpus holds, by table (a stage lands the tables it declares, flows/pipeline.py)."""
         return {"documents": self.documents, "chunks": self.chunks, "bullets": self.bullets,
-                "sessions": self.sessions, "turns": self.turns}
+                "sessions": self.sessions, "turns": self.turns, "fact_mentions": self.mentions}
 
 
 class EmailDraft(BaseModel):

@@ -21,7 +21,7 @@ from pydantic import BaseModel
 
 from schemas.audit import Finding, GateResult, QuestionReview
 from schemas.companion import ChatProbe, PortraitSlot, ProfileClaim
-from schemas.corpus import Bullet, Chunk, Document, Session, Turn
+from schemas.corpus import Bullet, Chunk, Document, FactMention, Session, Turn
 from schemas.eval import EvalResult
 from schemas.finance import ImpactConstraint
 from schemas.llm import LLMCall
@@ -62,6 +62,7 @@ TABLES: dict[str, Table] = {
         Table("bullets", Bullet, ("bullet_id",)),
         Table("sessions", Session, ("session_id",)),
         Table("turns", Turn, ("turn_id",)),
+        Table("fact_mentions", FactMention, ("mention_id",)),
         Table("questions", Question, ("question_id",)),
         Table("question_evidence", Evidence, ("question_id", "evidence_id", "fact_id")),
         Table("llm_calls", LLMCall, ("call_key", "stage", "persona_id"),

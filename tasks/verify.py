@@ -109,6 +109,7 @@ def verify_persona(persona: Persona, world: World, corpus: Corpus, questions: Qu
     audit = Audit(persona, world, corpus, questions)
     check_sources(audit)
     check_dialogue(audit, window)
+    check_mentions(audit)
     check_questions(audit)
     for found in verify_world(persona, world, attributes) + corpus.findings:  # the dialogue stage's own repairs/drops
         audit.flag(found.stage, found.artifact_id, found.check, found.message, found.suggestion, found.severity)
@@ -295,12 +296,29 @@ def check_clock(audit: Audit, session_id: str, turns: list[Turn]) -> None:
         previous = max(previous, turn.timestamp)
 
 
+def check_mentions(audit: Audit) -> None:
+    """Each fact_mentions row: its fact and its turn or chunk resolve, its span is in that text, and a mention that
+    counts as evidence of the value is in a text carrying one of the fact's surface forms (`mention_resolves`)."""
+    for m in audit.corpus.mentions:
+        item = audit.turns.get(m.evidence_id) if m.evidence_kind == "turn" else audit.chunks.get(m.evidence_id)
+        fact = audit.facts.get(m.fact_id)
+        if item is None or fact is None:
+            missing = m.evidence_id if item is None else m.fact_id
+            audit.flag("dialogue", m.mention_id, "mention_resolves", f"mention cites {missing}, which does not exist",
+                       "record mentions of existing facts in existing turns and chunks")
+        elif m.span and not mentions(item.text, m.span) or m.counts and not carries(item.text, fact):
+            audit.flag("dialogue", m.mention_id, "mention_resolves", f"{m.evidence_id} does not hold the mention's "
+                       f"{'span ' + repr(m.span) if m.span else 'fact'} ({m.fact_id}, {m.mode})",
+                       "record a mention only for words the text says")
+
+
 def check_initial_turns(audit: Audit) -> None:
     """The first user turn of each bullet states each of its facts by their first surface form."""
     first: dict[str, Turn] = {}
     for turn in sorted(audit.corpus.turns, key=lambda t: (t.timestamp, t.turn_id)):
         if turn.role == "user" and turn.bullet_id and turn.bullet_id not in first:
             first[turn.bullet_id] = turn
+    paraphrased = {(m.evidence_id, m.fact_id) for m in audit.corpus.mentions if m.mode == "paraphrased" and m.counts}
     for bid, turn in first.items():
         for fid in audit.bullets[bid].fact_ids if bid in audit.bullets else []:
             fact = audit.facts.get(fid)
@@ -313,7 +331,7 @@ def check_initial_turns(audit: Audit) -> None:
                     "give every fact at least one surface form",
                     "warning",
                 )
-            elif fact is not None and not carries_first(turn.text, fact):
+            elif fact is not None and not carries_first(turn.text, fact) and (turn.turn_id, fid) not in paraphrased:
                 audit.flag(
                     "dialogue",
                     turn.turn_id,

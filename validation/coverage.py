@@ -28,8 +28,8 @@ COUNTS = {
                     "documents"),
     "format": ("select format as value, count(*) as n from {documents} where run_id = $run_id group by 1",
                "documents"),
-    "dialogue_category": ("select category as value, count(*) as n from {turns} where run_id = $run_id "
-                          "and role = 'user' and kind = 'initial' group by 1", "turns"),
+    "dialogue_category": ("select category as value, count(distinct coalesce(bullet_id, turn_id)) as n from {turns} "
+                          "where run_id = $run_id and role = 'user' and kind <> 'filler' group by 1", "turns"),
 }
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import duckdb
 from pydantic import BaseModel
 
-from schemas.corpus import Bullet, Chunk, Document, Turn
+from schemas.corpus import Bullet, Chunk, Document, FactMention, Turn
 from schemas.metrics import MeasureRow
 from schemas.qa import Evidence, Question
 from schemas.tables import TABLES, empty_relation, from_records
@@ -95,6 +95,8 @@ def personas_of(con: duckdb.DuckDBPyConnection, run_id: str) -> Iterator[Persona
         corpus.zone = _zone(profile) or corpus.zone
         for field, model in _LISTS.items():
             setattr(corpus, field, _models(con, _TABLE_OF.get(field, field), model, run_id, pid))
+        said = _models(con, "fact_mentions", FactMention, run_id, pid)
+        corpus.fact_mentions = [m.model_dump() for m in said] if said else None  # None: a corpus without the table
         yield corpus
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import re
+import string
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,6 +27,7 @@ from tasks.common.facttext import (
     event_title,
     first_name,
     holder,
+    is_event_fact,
     mentions,
     must_include,
     persona_context,
@@ -34,11 +36,13 @@ from tasks.common.facttext import (
 from tasks.common.rng import rng_for
 from tasks.common.timeutil import human_date, local_date
 from tasks.dialogue.bullets import EMOJI, SENTENCE, STAGE
+from tasks.dialogue.mentions import Realization, planned, turn_mentions
 from tasks.dialogue.shape import shape_of, shifted_formality
 from tasks.dialogue.topics import Topic
 from tasks.dialogue.verify import Problem, TurnScope, heard_in, turn_problems, visible
 from tasks.llm.gateway import CallSpec
 from tasks.llm.rounds import Chain
+from tasks.world.catalog import KINDS
 
 FALLBACK_ASKS = {
     "information_sharing": "I just wanted to tell you.",
@@ -76,22 +80,35 @@ class SessionWriter:
         self.notes: list[dict[str, str]] = []
         self.refs: list[TimeRef] = []
         """Time refs recorded so far on the current topic (its opening's `when` and callback)."""
+        self.told: set[str] = set()
+        """Events already announced in this session: a later bullet of one goes on with it instead."""
+        self.realized: dict[str, Realization] = {}
+        """The current topic's planned realizations by fact id (tasks/dialogue/mentions.py)."""
+        self.mentions: list[dict[str, Any]] = []
+        """What each committed turn mentions: evidence id, fact id, mode, span, counts."""
 
-    def write(self, topics: list[tuple[Topic, dt.datetime]]) -> Chain[tuple[list[Turn], list[dict[str, str]]]]:
+    def write(self, topics: list[tuple[Topic, dt.datetime]]) -> Chain[tuple[list[Turn], list[dict[str, str]],
+                                                                          list[dict[str, Any]]]]:
         """All turns of the session, topic by topic, and the notes on what was repaired or dropped."""
         for topic, start in topics:
             self.clock = max(self.clock, start)
             yield from self.topic(topic)
-        return self.turns, self.notes
+        return self.turns, self.notes, self.mentions
 
     def topic(self, topic: Topic) -> Chain[None]:
         self.refs = []
+        facts = self.bullet_facts(topic)
+        plans = planned(self.config, self.persona, self.world, facts, topic.bullet.bullet_id, self.day) if (
+            topic.bullet and not topic.intro) else []
+        self.realized = {r.fact_id: r for r in plans if r is not None}
         opening = yield from self.user_turn(topic, "initial", 0)
         if opening is None:
             return
+        if topic.event is not None and not topic.intro:
+            self.told.add(topic.event.event_id)
         self.refs = list(opening.time_refs)
         yield from self.assistant_turn(topic, "filler" if topic.filler else "initial")
-        rounds = 0 if topic.recall else self.config.stages.dialogue.followups
+        rounds = 0 if topic.recall or topic.intro else self.config.stages.dialogue.followups
         if topic.filler:
             rounds = min(rounds, 1 if self.rng.random() < 0.5 else 0)
         for k in range(1, rounds + 1):
@@ -140,6 +157,7 @@ class SessionWriter:
         if topic.intro:
             event |= {"title": "my background", "kind": "introduction"}
         attachment = attachment_context(topic.doc, self.persona, self.facts)
+        event["entity"] = self.title_fields(topic)
         if kind == "followup":
             last = next((t.text for t in reversed(self.turns) if t.role == "assistant"), "")
             return context | {"event": event, "followup_index": k, "last_assistant": last,
@@ -147,13 +165,62 @@ class SessionWriter:
         facts = self.bullet_facts(topic)
         return context | {
             "event": event, "attachment": attachment,
-            "facts": [{"clause": self.fact_clause(topic, f), "must_include": must_include(f)} for f in facts],
+            "facts": [self.fact_context(topic, f) for f in facts],
             "detail": None if facts or topic.bullet is None else topic.bullet.text,
             "when": topic.when.phrase if topic.when else None,
             "callback": ({"phrase": topic.callback.phrase, "title": topic.callback_title,
                           "paraphrase": topic.callback_paraphrase} if topic.callback else None),
-            "intro": topic.intro,
+            "intro": topic.intro, "continues": self.continues(topic),
         }
+
+    def reply_event(self, topic: Topic) -> dict[str, Any] | None:
+        """What the assistant's reply is about: the topic's event (for a callback, the event of the fact called
+        back); None for background and small talk."""
+        event = topic.event
+        if topic.recall is not None:
+            fact = self.facts.get(topic.recall.fact_id)
+            event = next((e for e in self.world.events if fact and e.event_id == fact.event_id), None)
+            event = None if event is None or event.plan_id is None else event
+            topic = Topic(day=topic.day, category=topic.category, event=event) if event else topic
+        if topic.recall is not None and event is None:  # a callback to background: named by its phrase
+            fact = self.facts.get(topic.recall.fact_id)
+            return {"kind": None, "valence": "neutral", "entity": {}, "phrase": topic.recall.phrase,
+                    "attribute": fact.attribute if fact else ""}
+        if event is None or topic.intro:
+            return None
+        return {"kind": event.kind, "valence": event.valence if topic.recall is None else "neutral",
+                "entity": self.title_fields(topic)}
+
+    def title_fields(self, topic: Topic) -> dict[str, str]:
+        """The fields of the topic's plan that its title names (`colleague`, `team`): what the event is, never
+        its outcome (a tip, a diagnosis), so a narrator may name it from the start."""
+        plan = next((p for p in self.world.plans if topic.event and p.plan_id == topic.event.plan_id), None)
+        kind = KINDS.get(plan.kind) if plan else None
+        if plan is None or kind is None or topic.intro:
+            return {}
+        names = {name for _, name, _, _ in string.Formatter().parse(kind.title) if name}
+        return {k: str(v) for k, v in plan.entity.items() if k in names}
+
+    def continues(self, topic: Topic) -> bool:
+        """True when the topic's event was announced earlier in this session: its opening goes on with it."""
+        return topic.event is not None and not topic.intro and topic.event.event_id in self.told
+
+    def fact_context(self, topic: Topic, fact: Fact) -> dict[str, str]:
+        """What a prompt is told of a fact to convey: its clause (a paraphrase when one is planned), the phrase that
+        must appear, and the mode."""
+        r = self.realized.get(fact.fact_id)
+        event = is_event_fact(fact) and topic.event is not None and fact.event_id == topic.event.event_id
+        if r is None:
+            return {"clause": self.fact_clause(topic, fact), "must_include": must_include(fact), "mode": "explicit",
+                    "event": event}
+        form = next((f for f in reversed(fact.surface_forms) if mentions(r.clause, f)), r.parts[-1])
+        return {"clause": r.clause, "must_include": form, "mode": r.mode, "event": event}
+
+    def said(self, text: str, fact: Fact) -> bool:
+        """Whether `text` says the fact as planned: its first surface form, or its planned paraphrase."""
+        r = self.realized.get(fact.fact_id)
+        return carries_first(text, fact) or (r is not None and all(mentions(text, p) for p in r.parts)
+                                             and carries(text, fact))
 
     def fact_clause(self, topic: Topic, fact: Fact) -> str:
         """The clause stating a fact; for background, the persona's own sentence that carries it."""
@@ -169,7 +236,7 @@ class SessionWriter:
             return text
         if topic.doc is not None and f"[Upload {topic.doc.doc_id}]" not in text:
             text = f"[Upload {topic.doc.doc_id}] {text}"
-        missing = [f for f in self.bullet_facts(topic) if f.surface_forms and not carries_first(text, f)]
+        missing = [f for f in self.bullet_facts(topic) if f.surface_forms and not self.said(text, f)]
         return " ".join([text] + [f"{capital(clause(f, self.persona, 'first'))}." for f in missing])
 
     def template_text(self, topic: Topic, kind: str) -> str:
@@ -239,6 +306,7 @@ class SessionWriter:
         context = {
             "user_first_name": first_name(self.persona.name), "category": topic.category,
             "tone": topic.event.valence if topic.event else "neutral",
+            "event": self.reply_event(topic),
             "history": self.history(before_last=True), "user_message": self.turns[-1].text, "turn_kind": kind,
             "attachment": attachment_context(topic.doc, self.persona, self.facts),
             "mentioned": self.mentioned(), "filler": dict(topic.filler) if topic.filler else None,
@@ -268,9 +336,16 @@ class SessionWriter:
             timestamp=self.next_tick(role), role=role, text=text.strip(),
             bullet_id=topic.bullet.bullet_id if topic.bullet else None,
             doc_ids=[topic.doc.doc_id] if topic.doc and kind != "filler" else [],
-            fact_ids=fact_ids, category=topic.category, kind=kind if kind in ("initial", "followup") else "filler",
+            fact_ids=fact_ids, category=topic.category, kind=self.stored_kind(role, kind, topic),
             time_refs=refs, paraphrase_ids=paraphrased, callback_of=topic.recall.fact_id if topic.recall else None,
         )
+
+    def stored_kind(self, role: str, kind: str, topic: Topic) -> str:
+        """The turn's kind as landed: a user opening that goes on with an event told earlier in the session is a
+        follow-up of that event's thread, not a new announcement."""
+        if kind not in ("initial", "followup"):
+            return "filler"
+        return "followup" if kind == "initial" and role == "user" and self.continues(topic) else kind
 
     def next_tick(self, role: str) -> dt.datetime:
         """The clock plus a role-dependent gap drawn from a copy of the session RNG (no draw is spent)."""
@@ -280,10 +355,11 @@ class SessionWriter:
         return moment
 
     def commit(self, turn: Turn) -> Turn:
-        """Add the turn and move the clock to it (spending the gap's draw)."""
+        """Add the turn, record what it mentions and move the clock to it (spending the gap's draw)."""
         turn_gap(turn.role, self.rng, False)
         self.clock = turn.timestamp
         self.turns.append(turn)
+        self.mentions += turn_mentions(turn, self.facts, self.realized, self.turns[:-1])
         return turn
 
     def problems(self, turn: Turn, topic: Topic) -> list[Problem]:

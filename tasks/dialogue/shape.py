@@ -19,13 +19,13 @@ class Shape(NamedTuple):
 
 
 SHAPES: dict[str, Shape] = {
-    "information_sharing": Shape((3, 6), (110, 230), 0.0),
-    "advice_seeking": Shape((3, 7), (150, 290), 0.0),
-    "status_update": Shape((2, 4), (70, 150), -0.1),
-    "scheduling": Shape((3, 6), (120, 250), 0.05),
-    "attachment_consultation": Shape((4, 8), (170, 320), 0.25),
+    "information_sharing": Shape((3, 6), (60, 230), 0.0),
+    "advice_seeking": Shape((3, 7), (100, 290), 0.0),
+    "status_update": Shape((2, 4), (45, 150), -0.1),
+    "scheduling": Shape((3, 6), (80, 250), 0.05),
+    "attachment_consultation": Shape((4, 8), (100, 320), 0.25),
 }
-FILLER = Shape((2, 4), (60, 180), 0.0)
+FILLER = Shape((2, 4), (12, 120), 0.0)
 """Small talk and unrelated requests."""
 
 

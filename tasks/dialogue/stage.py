@@ -44,14 +44,16 @@ clocks and rows never depend on which call finishes first.
 from __future__ import annotations
 
 import datetime as dt
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
+from typing import Any
 
 from schemas.audit import Finding
 from schemas.config import BuildConfig
-from schemas.corpus import Bullet, Corpus, Document, Session, Turn
+from schemas.corpus import Bullet, Chunk, Corpus, Document, FactMention, Session, Turn
 from schemas.profile import Persona
 from schemas.world import World
+from tasks.common.facttext import mentions
 from tasks.dialogue import recall as dialogue_recall
 from tasks.dialogue.bullets import STAGE, make_bullets
 from tasks.dialogue.session import SessionWriter
@@ -61,9 +63,30 @@ from tasks.llm.rounds import Chain, run_rounds
 
 
 def write_dialogue(
-    config: BuildConfig, persona: Persona, world: World, documents: Sequence[Document], gateway: Gateway
+    config: BuildConfig, persona: Persona, world: World, documents: Sequence[Document], gateway: Gateway,
+    chunks: Sequence[Chunk] = (),
 ) -> Corpus:
-    """Bullets, one session per day that has topics, the sessions' turns, and the stage's repairs."""
+    """Bullets, one session per day that has topics, the sessions' turns, what the turns and the documents'
+    `chunks` mention (fact_mentions), and the stage's repairs."""
+    corpus = dialogue_corpus(config, persona, world, documents, gateway)
+    return corpus.model_copy(update={"mentions": corpus.mentions + chunk_mentions(persona, world, chunks)})
+
+
+def chunk_mentions(persona: Persona, world: World, chunks: Sequence[Chunk]) -> list[FactMention]:
+    """A chunk's facts, each an explicit mention spanning the surface form it holds."""
+    facts = {f.fact_id: f for f in world.facts}
+    out = []
+    for chunk in chunks:
+        for n, fid in enumerate((f for f in chunk.fact_ids if f in facts), start=1):
+            span = next((form for form in facts[fid].surface_forms if mentions(chunk.text, form)), None)
+            out.append(FactMention(mention_id=f"{chunk.chunk_id}-m{n}", persona_id=persona.persona_id, fact_id=fid,
+                                   evidence_id=chunk.chunk_id, evidence_kind="chunk", mode="explicit", span=span))
+    return out
+
+
+def dialogue_corpus(config: BuildConfig, persona: Persona, world: World, documents: Sequence[Document],
+                    gateway: Gateway) -> Corpus:
+    """The dialogue, with memory_rate's callback passes when it is set."""
     bullets = make_bullets(config, persona, world, documents)
     topics = plan_topics(config, persona, world, documents, bullets)
     rate = config.stages.dialogue.memory_rate
@@ -89,7 +112,7 @@ def written(config: BuildConfig, persona: Persona, world: World, documents: Sequ
     facts = {f.fact_id: f for f in world.facts}
     live = config.provider_for(STAGE).name != "offline"
     sessions: list[Session] = []
-    chains: list[Chain[tuple[list[Turn], list[dict[str, str]]]]] = []
+    chains: list[Chain[tuple[list[Turn], list[dict[str, str]], list[dict[str, Any]]]]] = []
     for day in sorted(by_day):
         day_topics = by_day[day]
         starts = topic_starts(config, persona, day, day_topics)
@@ -104,20 +127,34 @@ def written(config: BuildConfig, persona: Persona, world: World, documents: Sequ
         chains.append(writer.write(list(zip(day_topics, starts, strict=True))))
     turns: list[Turn] = []
     notes: list[dict[str, str]] = []
-    for session_turns, session_notes in run_rounds(gateway, chains):
+    said: list[dict[str, Any]] = []
+    for session_turns, session_notes, session_mentions in run_rounds(gateway, chains):
         turns += session_turns
         notes += session_notes
-    sessions, turns, notes = renumbered(persona, sessions, turns, notes)
-    return Corpus(bullets=bullets, sessions=sessions, turns=turns, findings=findings(persona, notes))
+        said += session_mentions
+    sessions, turns, notes, said = renumbered(persona, sessions, turns, notes, said)
+    return Corpus(bullets=bullets, sessions=sessions, turns=turns, mentions=turn_mentions(persona, said),
+                  findings=findings(persona, notes))
 
 
-def renumbered(persona: Persona, sessions: list[Session], turns: list[Turn], notes: list[dict[str, str]]):
+def turn_mentions(persona: Persona, said: list[dict[str, Any]]) -> list[FactMention]:
+    """The recorded mentions as fact_mentions rows `<turn id>-m<n>`."""
+    out, n = [], Counter()
+    for m in said:
+        n[m["evidence_id"]] += 1
+        out.append(FactMention(mention_id=f"{m['evidence_id']}-m{n[m['evidence_id']]}", persona_id=persona.persona_id,
+                               evidence_kind="turn", **m))
+    return out
+
+
+def renumbered(persona: Persona, sessions: list[Session], turns: list[Turn], notes: list[dict[str, str]],
+               said: list[dict[str, Any]]):
     """Sessions left with turns, numbered without gaps (a session whose every topic was dropped goes), with
-    their turns' ids and the notes' artifact ids following."""
+    their turns' ids, the notes' artifact ids and the mentions' evidence ids following."""
     kept = [s for s in sessions if s.session_id in {t.session_id for t in turns}]
     rename = {s.session_id: f"{persona.persona_id}-s{n:04d}" for n, s in enumerate(kept, start=1)}
     if all(old == new for old, new in rename.items()):
-        return kept, turns, notes
+        return kept, turns, notes, said
 
     def moved(item_id: str) -> str:
         session = item_id[:len(kept[0].session_id)]
@@ -125,7 +162,8 @@ def renumbered(persona: Persona, sessions: list[Session], turns: list[Turn], not
 
     sessions = [s.model_copy(update={"session_id": rename[s.session_id]}) for s in kept]
     turns = [t.model_copy(update={"session_id": rename[t.session_id], "turn_id": moved(t.turn_id)}) for t in turns]
-    return sessions, turns, [n | {"artifact_id": moved(n["artifact_id"])} for n in notes]
+    return (sessions, turns, [n | {"artifact_id": moved(n["artifact_id"])} for n in notes],
+            [m | {"evidence_id": moved(m["evidence_id"])} for m in said])
 
 
 def findings(persona: Persona, notes: list[dict[str, str]]) -> list[Finding]:

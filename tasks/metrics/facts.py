@@ -1,11 +1,12 @@
 """Fact measures: how the fact store reaches the text.
 
 A mention is a (text item, fact) pair: a row of a `fact_mentions` table when the corpus has one, else each
-fact id a turn or chunk lists (`fact_ids`, mode `stated`) and each a turn refers to by paraphrase
-(`paraphrase_ids`, mode `paraphrased`).
+fact id a turn or chunk lists (`fact_ids`, mode `stated`) and each a turn names without its value
+(`paraphrase_ids`, mode `reference`).
 
-- `facts.verbatim_mentions`: share of mentions whose text holds the fact's value verbatim (whole phrase, any
-  case): the share a string match finds.
+- `facts.verbatim_mentions`: of the mentions that convey the value (the table's `counts`; not a reference, a
+  distractor or a hypothetical), the share whose text holds the value verbatim (whole phrase, any case): the share
+  a string match finds. The detail gives the count of every mode.
 - `facts.mentions_per_fact`: mentions over facts (facts never mentioned count as 0).
 - `facts.multi_turn_facts`: of the facts turns mention, the share no single turn states in full (none of their
   turns carries a surface form) though two or more turns mention them, or that a `split` mention records.
@@ -47,12 +48,14 @@ class FactTally:
         turn_ids = {t.turn_id for t in corpus.turns}
         listed = self._mentions(corpus)
         by_fact: dict[str, list[tuple[str, str]]] = defaultdict(list)
-        for fact_id, item, mode in listed:
+        for fact_id, item, mode, counts in listed:
             fact, text = facts.get(fact_id), texts.get(item)
             if fact is None or text is None:
                 continue
-            self.mentions += 1
             self.by_mode[mode] += 1
+            if not counts:
+                continue
+            self.mentions += 1
             self.verbatim += mentions(text, fact.value)
             if item in turn_ids:
                 by_fact[fact_id].append((item, mode))
@@ -63,12 +66,13 @@ class FactTally:
             self.multi_turn += split or (not alone and len({i for i, _ in items}) > 1)
         self._recall(corpus, facts)
 
-    def _mentions(self, corpus: PersonaCorpus) -> list[tuple[str, str, str]]:
+    def _mentions(self, corpus: PersonaCorpus) -> list[tuple[str, str, str, bool]]:
         if corpus.fact_mentions is not None:
-            return [(m["fact_id"], m["evidence_id"], m.get("mode", "explicit")) for m in corpus.fact_mentions]
-        out = [(f, t.turn_id, "stated") for t in corpus.turns for f in t.fact_ids]
-        out += [(f, t.turn_id, "paraphrased") for t in corpus.turns for f in t.paraphrase_ids]
-        return out + [(f, c.chunk_id, "stated") for c in corpus.chunks for f in c.fact_ids]
+            return [(m["fact_id"], m["evidence_id"], m.get("mode", "explicit"), bool(m.get("counts", True)))
+                    for m in corpus.fact_mentions]
+        out = [(f, t.turn_id, "stated", True) for t in corpus.turns for f in t.fact_ids]
+        out += [(f, t.turn_id, "reference", False) for t in corpus.turns for f in t.paraphrase_ids]
+        return out + [(f, c.chunk_id, "stated", True) for c in corpus.chunks for f in c.fact_ids]
 
     def _recall(self, corpus: PersonaCorpus, facts: dict) -> None:
         for t in corpus.turns:

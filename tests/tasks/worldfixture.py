@@ -199,11 +199,12 @@ def make_corpus(
     config, persona, world = config or make_config(), persona or make_persona(), world or make_world()
     gateway = make_gateway()
     docs = write_emails(config, persona, world, gateway)
-    talk = write_dialogue(config, persona, world, docs.documents, gateway)
+    talk = write_dialogue(config, persona, world, docs.documents, gateway, docs.chunks)
     return Corpus(
         documents=docs.documents,
         chunks=docs.chunks,
         bullets=talk.bullets,
         sessions=talk.sessions,
         turns=talk.turns,
+        mentions=talk.mentions,
     )

@@ -117,9 +117,15 @@ def test_each_topic_opens_with_its_facts_then_follow_ups_stay_on_it():
     for t in talk.turns:
         by_bullet.setdefault(t.bullet_id, []).append(t)
     assert set(by_bullet) == set(bullets)
-    for bid, turns in by_bullet.items():
-        assert [(t.role, t.kind) for t in turns] == [("user", "initial"), ("assistant", "initial")] + [
-            ("user", "followup"), ("assistant", "followup")] * 2
+    told: set[tuple[str, str]] = set()
+    for bid, turns in sorted(by_bullet.items(), key=lambda kv: kv[1][0].turn_id):
+        event, session = bullets[bid].event_id, turns[0].session_id
+        background = event.endswith("e0000")
+        opening = "followup" if (session, event) in told else "initial"  # an event told earlier goes on
+        told |= {(session, event)} if not background else set()
+        rounds = 0 if background else 2  # background gets no follow-ups
+        assert [(t.role, t.kind) for t in turns] == [("user", opening), ("assistant", "initial")] + [
+            ("user", "followup"), ("assistant", "followup")] * rounds
         own = [facts[i] for i in bullets[bid].fact_ids]
         assert all(carries_first(turns[0].text, f) for f in own)
         others = [f for f in world.facts if f.event_id != bullets[bid].event_id and f not in own]

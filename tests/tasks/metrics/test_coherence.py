@@ -98,8 +98,10 @@ def test_fact_measures_verbatim_mentions_and_pattern_recall():
              turn("p0001", 2, "The little one from the shelter is home now.", paraphrase_ids=["p0001-f0002"]),
              turn("p0001", 3, "We adopted a rabbit named Toast.", fact_ids=["p0001-f0002"])]
     rows = rows_of(FactTally(), corpus(turns=turns, facts=facts))
-    assert (rows["facts.verbatim_mentions"].value, rows["facts.verbatim_mentions"].n) == (0.6667, 3)
-    assert rows["facts.mentions_per_fact"].value == 1.0  # 3 mentions over 3 facts (Lisbon never mentioned)
+    # the reference ("the little one from the shelter") names the pet without its value: no evidence of it
+    assert (rows["facts.verbatim_mentions"].value, rows["facts.verbatim_mentions"].n) == (1.0, 2)
+    assert rows["facts.verbatim_mentions"].detail["by_mode"] == {"reference": 1, "stated": 2}
+    assert rows["facts.mentions_per_fact"].value == 0.6667  # 2 mentions over 3 facts (Lisbon never mentioned)
     assert rows["facts.multi_turn_facts"].value == 0.0  # each fact is carried whole by one turn
     assert (rows["facts.pattern_recall"].value, rows["facts.pattern_recall"].n) == (0.5, 2)
 

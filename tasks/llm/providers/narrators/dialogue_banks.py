@@ -7,12 +7,6 @@ from __future__ import annotations
 
 EMOJI = ("🙂", "😊", "🎉", "🙌", "😅", "🤞", "✨", "👍", "🙃", "😬")
 
-GREETINGS = {
-    "casual": ("hey!", "heyy.", "ok so.", "hi hi!", "evening!", "yo.", "hey you.", "right, so.", "oh hey."),
-    "neutral": ("Hi!", "Hey there.", "Hello again.", "Evening!", "Hi there.", "Hey.", "Good evening!"),
-    "formal": ("Good evening.", "Hello.", "Good evening, I hope you are well.", "Hello again.", "Hello there."),
-}
-
 TRANSITIONS = {
     "casual": ("oh and", "also", "next:", "other news:", "oh, and", "btw", "one more:", "plus", "ooh and",
                "and", "aaand", "wait, also", "ok also", "right,", "so also"),

@@ -7,7 +7,8 @@ import random
 from typing import Any
 
 from tasks.common.facttext import capital, mentions
-from tasks.llm.providers.narrators.dialogue import build, question
+from tasks.llm.providers.narrators.dialogue import build
+from tasks.llm.providers.narrators.user import ask
 from tasks.llm.providers.offline import narrator
 
 CURRENT = (
@@ -31,5 +32,5 @@ def user_turn_callback(context: dict[str, Any], rng: random.Random) -> dict[str,
     recall = context["recall"]
     phrase = recall["phrase"]
     line = rng.choice(PREVIOUS if recall.get("previous") else CURRENT).format(p=phrase)
-    text = build([capital(line), question(context["category"], rng, "it")], [rng.choice(FEELINGS)], context, rng)
+    text = build([capital(line), ask(context["category"], "it", rng)], [rng.choice(FEELINGS)], context, rng)
     return {"text": text if mentions(text, phrase) else f"{capital(line)} {text}"}

@@ -1,0 +1,352 @@
+"""The offline narrator for assistant_turn: a reply planned from the message it answers.
+
+The plan, in order: react to what the user said (congratulations for good news, sympathy for a setback,
+thanks for an update, interest in a document), reflect back what they told in this message in the second person,
+tie it to something they said earlier in the window, answer what they asked (the question's intent, read from
+its words: plan, tell, remember, schedule, cope, document) with practical steps from the event's area of life
+(lexicon.py) realized in the form each sentence needs, and end with a follow-up question about their situation.
+It names nothing about the user beyond `mentioned` (what they told it) and the document they shared.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import re
+from typing import Any
+
+from tasks.common.facttext import mentions
+from tasks.llm.providers.narrators import dialogue_filler
+from tasks.llm.providers.narrators.lexicon import (
+    ASK_INTENTS,
+    CATEGORY_STEPS,
+    STEPS,
+    attribute_domain,
+    domain_of,
+    handle_of,
+    specific_handle,
+)
+from tasks.llm.providers.narrators.realize import capital, gerund, referred, uncap
+from tasks.llm.providers.offline import narrator
+
+_SENT = re.compile(r"(?<=[.!?])\s+(?=[\"'A-Z\[])")
+_YOU = ((r"\bI am\b", "you are"), (r"\bI'm\b", "you're"), (r"\bI was\b", "you were"), (r"\bI've\b", "you've"),
+        (r"\bI'll\b", "you'll"), (r"\bI'd\b", "you'd"), (r"\bI\b", "you"), (r"\bmy\b", "your"),
+        (r"\bMy\b", "Your"), (r"\bme\b", "you"), (r"\bmine\b", "yours"), (r"\bmyself\b", "yourself"),
+        (r"\bwe\b", "you"), (r"\bWe\b", "You"), (r"\bour\b", "your"), (r"\bOur\b", "Your"))
+
+
+def second_person(text: str) -> str:
+    """`I owe the clinic 40` -> `you owe the clinic 40`."""
+    for pattern, repl in _YOU:
+        text = re.sub(pattern, repl, text)
+    return text
+
+
+def user_sentences(message: str) -> list[str]:
+    """The sentences of a user message, without the upload marker and emoji."""
+    body = re.sub(r"^\[Upload [^\]]*\]\s*", "", message.strip())
+    body = re.sub("[\U0001f300-\U0001faff\u2600-\u27bf\ufe0f]", "", body)
+    return [s.strip() for s in _SENT.split(body) if s.strip()]
+
+
+def intent_of(message: str) -> str | None:
+    """What the user's last question asks for (ASK_INTENTS), or None when they asked nothing."""
+    asked = [s for s in user_sentences(message) if s.endswith("?")]
+    if not asked:
+        return None
+    low = asked[-1].lower()
+    for intent, cues in ASK_INTENTS.items():
+        if any(c in low for c in cues):
+            return intent
+    return "plan"
+
+
+def weekday_phrase(date: str, rng: random.Random) -> str:
+    """A time to aim for, relative to the conversation's day (`before Friday`, `over the weekend`)."""
+    try:
+        day = dt.datetime.strptime(date, "%B %d, %Y").date()
+    except ValueError:
+        return rng.choice(("this week", "in the next few days"))
+    ahead = day + dt.timedelta(days=rng.randint(2, 5))
+    soon = "before the week is out" if day.weekday() < 4 else "early next week"
+    return rng.choice((f"before {ahead:%A}", f"by {ahead:%A}", "this week", soon, "in the next few days",
+                       f"ahead of {ahead:%A}"))
+
+
+# ---------------------------------------------------------------- the plan's parts
+
+
+def reaction(tone: str, kind: str, category: str, handle: str, name: str, rng: random.Random) -> str:
+    """The first sentence: what the assistant feels about the news, naming what it is about."""
+    if category == "attachment_consultation" and kind == "initial":
+        return rng.choice((f"Thanks for sharing this about {handle}.", "Happy to look at this with you.",
+                           "Let's go through it together."))
+    if kind == "followup":
+        return rng.choice((f"Good question about {handle}.", f"Let's think about {handle} a bit more.",
+                           f"That's a fair thing to wonder about {handle}.", f"Yes, let's look at {handle} again."))
+    if tone == "positive":
+        return rng.choice((f"That's great news about {handle}!", f"Oh, {handle} sounds like it went really well.",
+                           f"I'm really glad {handle} worked out.", f"Congratulations on {handle}!",
+                           f"That sounds like a lovely result for {handle}.", f"How wonderful, {name}!"))
+    if tone == "negative":
+        return rng.choice((f"I'm sorry {handle} didn't go the way you hoped.", f"Oh no, {name}, that's frustrating.",
+                           f"That's a shame about {handle}.", f"I'm sorry, {name}, {handle} sounds disappointing.",
+                           f"What a pity about {handle}."))
+    return rng.choice((f"Thanks for the update on {handle}.", f"Thanks for letting me know about {handle}, {name}.",
+                       f"Good to hear how {handle} is going."))
+
+
+_NOT_REFLECTED = re.compile(r"^(?:I'm|I am|I'll|I will|I'd|Thought|Just|That's where|Do you|Should|Could|Feeling|"
+                            r"Honestly|Lol|Ngl|Tbh)\b", re.IGNORECASE)
+"""User sentences that are feelings, acts or hedges, not something they told: never said back to them."""
+_HEDGES = re.compile(r",?\s*\b(?:to be fair|to be honest|honestly|y'know|for real|lol|ngl|tbh|kind of|basically)\b,?",
+                     re.IGNORECASE)
+
+
+def reflection(message: str, mentioned: list[str], rng: random.Random) -> str | None:
+    """A sentence of the user's message that states something they told, said back in the second person."""
+    said = [s for s in user_sentences(message) if not s.endswith("?") and any(mentions(s, m) for m in mentioned)
+            and not _NOT_REFLECTED.match(s)]
+    if not said:
+        return None
+    s = second_person(_HEDGES.sub("", rng.choice(said))).rstrip(".!")
+    s = re.sub(r"^[^:]{0,40}:\s+", "", s)
+    s = re.sub(r"^(?:From what you understand|If you read it right|As far as you can tell),\s+", "", s)
+    s = re.sub(r"^(?:(?:So|And|Also|Well|Oh|Plus|Anyway|Basically|Honestly|Which means|Oh, and|By the way),?\s+)+", "",
+               s)
+    frame = rng.choice(("So {s}.", "If I've got it right, {s}.", "So, to sum up: {s}.", "{S}, then.",
+                        "Just so I have it straight: {s}."))
+    return frame.format(s=uncap(s), S=capital(s))
+
+
+def callback(message: str, mentioned: list[str], rng: random.Random) -> str | None:
+    """A tie to something the user told earlier in the window (a mentioned detail not in this message)."""
+    earlier = [m for m in mentioned if not mentions(message, m)]
+    if not earlier:
+        return None
+    m = rng.choice(earlier)
+    return rng.choice((f"And with {m} still in the picture, it's a lot at once.",
+                       f"That's on top of what you told me about {m}.",
+                       f"It's good to see that next to {m}, which you mentioned earlier.",
+                       f"I remember you mentioned {m} as well."))
+
+
+def answer_lead(intent: str | None, tone: str, handle: str, rng: random.Random) -> str | None:
+    """The sentence that answers the question directly, before the steps."""
+    if intent == "tell":
+        return rng.choice((f"I'd tell the people {handle} affects first, and everyone else when you feel ready.",
+                           f"Yes, I think telling people about {handle} is fine, starting with whoever it touches "
+                           "most."))
+    if intent == "remember":
+        return rng.choice((f"A short note about {handle} today is enough; you don't need a system.",
+                           "The easiest way is to write it down while it's fresh."))
+    if intent == "schedule":
+        return rng.choice((f"Let's find {handle} a proper slot.",
+                           f"Start with what is fixed in your week and fit {handle} around it."))
+    if intent == "cope":
+        return rng.choice((f"It's completely normal to feel unsettled after {handle}.",
+                           f"Be kind to yourself first; the practical side of {handle} can wait a day."))
+    if intent == "plan":
+        return rng.choice((f"Here's how I'd approach {handle}:", f"A few things could help with {handle}:",
+                           f"I'd keep {handle} simple:", f"For {handle}, this is what I'd do:"))
+    if tone == "negative":
+        return rng.choice(("If it helps, here's what I'd do next:", f"A couple of ideas for {handle}:"))
+    return None
+
+
+_LEADS = ("I'd start by {g}; {r}.", "It could help to {b} {t}, because {r}.", "You might {b}; {r}.",
+          "Try to {b} {t}: {r}.", "{G} {t} is worth it, because {r}.", "It's also worth trying to {b}: {r}.",
+          "If you can, {b} {t}; {r}.")
+
+
+def step_pool(domain: str, tone: str, category: str, handle: str, rng: random.Random) -> list[tuple[str, str]]:
+    """The suggestions that fit: the event's area of life and outcome first, then the kind of talk's, shuffled
+    within each group; `{np}` filled with the event's handle."""
+    first = list(STEPS.get(domain, STEPS["social"])["negative" if tone == "negative" else "positive"])
+    second = list(CATEGORY_STEPS.get(category, ()))
+    rng.shuffle(first)
+    rng.shuffle(second)
+    return [(vp.format(np=handle), reason) for vp, reason in first + second]
+
+
+def step_sentence(step: tuple[str, str], lead: str, handle: str, date: str, rng: random.Random) -> str:
+    """One suggestion in the sentence form `lead` asks for (`I'd start by booking ...; ...`)."""
+    vp, reason = step
+    text = lead.format(b=vp, B=capital(vp), g=gerund(vp), G=capital(gerund(vp)), r=reason, R=capital(reason),
+                       t=weekday_phrase(date, rng))
+    if handle not in text and rng.random() < 0.3:
+        text = rng.choice(("For {h}, {s}", "With {h}, {s}", "As for {h}, {s}")).format(h=handle, s=lower_first(text))
+    return text
+
+
+def followup_question(tone: str, category: str, handle: str, intent: str | None, mentioned: list[str],
+                      rng: random.Random) -> str:
+    """The closing question: about their situation (naming what they told, when it fits), not a generic offer."""
+    named = [m for m in mentioned if len(m.split()) <= 4 and all(w[:1].isupper() or w in ("of", "the", "&", "de")
+                                                                 for w in m.split())]
+    if category == "attachment_consultation":
+        return rng.choice(("Is there a part of it you'd like me to look at more closely?",
+                           f"Does anything in it change your plans for {handle}?",
+                           f"Is anything in it about {handle} unclear to you?"))
+    if category == "scheduling" or intent == "schedule":
+        return rng.choice((f"Which days are already full for you around {handle}?",
+                           f"Is there a deadline for {handle}?",
+                           f"When would you ideally like {handle} to happen?"))
+    if named and rng.random() < 0.4:
+        m = rng.choice(named)
+        return rng.choice((f"How do you feel about {m} now?", f"What was it like with {m}?",
+                           f"Is {m} something you want to keep?"))
+    if tone == "negative":
+        return rng.choice((f"Do you want to try {handle} again, or leave it for now?",
+                           f"How are you feeling about {handle} now?",
+                           f"Is there anything about {handle} I can help you sort out first?",
+                           f"What would make {handle} easier next time?"))
+    return rng.choice((f"What was the best part of {handle}?", f"How are you feeling about {handle}?",
+                       f"Is there a next step for {handle} you're thinking about?",
+                       f"Would you do {handle} again?", f"What surprised you most about {handle}?"))
+
+
+def doc_notes(attachment: dict[str, Any], rng: random.Random) -> list[str]:
+    """What the assistant says about a shared document: a section by name, a table's columns."""
+    out = []
+    sections = [h for h in attachment.get("sections") or [] if 0 < len(h.split()) <= 7]
+    tables = [t for t in attachment.get("tables") or [] if len(str(t.get("caption") or "").split()) <= 7]
+    if sections:
+        s = rng.choice(sections)
+        out.append(rng.choice((f'The "{s}" section looks like the one to read most carefully.',
+                               f'I\'d start with "{s}", where the key details usually are.')))
+    points = [p for p in attachment.get("points") or [] if len(p.split()) <= 12]
+    if points:
+        p = second_person(rng.choice(points)).rstrip(".")
+        out.append(rng.choice((f"It says {uncap(p)}, so that's worth planning around.",
+                               f"The main thing I see is that {uncap(p)}.", f"Note that {uncap(p)}.")))
+    if tables:
+        t = rng.choice(tables)
+        cols = [str(c) for c in (t.get("columns") or [])][:3]
+        if cols:
+            out.append(f'In the "{t.get("caption") or "main"}" table, I\'d compare {", ".join(cols)} against your '
+                       "own records.")
+    return out
+
+
+def filler_reply(context: dict[str, Any], rng: random.Random) -> str:
+    """Small talk answered lightly, a request answered concretely (tasks/dialogue/filler.py topics)."""
+    filler = context.get("filler") or {}
+    topic = filler.get("topic", "")
+    if filler.get("kind") == "request":
+        answer = dialogue_filler.ANSWERS.get(topic) or f"Here is a simple way to approach {topic}: keep it practical."
+        return " ".join([rng.choice((f"Happy to help with {topic}.", f"Of course, I can help with {topic}.",
+                                     f"Sure, let's sort out {topic}.")), answer,
+                         rng.choice((f"Want me to adjust {topic} in any way?", "Shall I make a shorter version?",
+                                     f"Is that the kind of {topic} you had in mind?"))])
+    remark = dialogue_filler.SMALL_TALK.get(topic) or f"I always enjoy hearing about {topic}."
+    return " ".join([rng.choice((f"Ha, I know what you mean about {topic}.", f"Oh, {topic}, nice.",
+                                 f"I like that you noticed {topic}.")), remark,
+                     rng.choice((f"What made you think of {topic}?", f"Has {topic} been on your mind all week?",
+                                 f"Do you often notice things like {topic}?"))])
+
+
+def intro_reply(context: dict[str, Any], rng: random.Random) -> str:
+    """A reply to background (no event): interest in what they told, and a question about it."""
+    name = context.get("user_first_name") or "there"
+    mentioned = [m for m in context.get("mentioned") or [] if len(m.split()) <= 4 and m[:1].isupper()]
+    parts = [rng.choice((f"Thanks for telling me a bit about yourself, {name}.",
+                         f"It's nice to get to know you, {name}.",
+                         "Good to know, thank you."))]
+    reflected = reflection(context["user_message"], mentioned, rng)
+    if reflected:
+        parts.append(reflected)
+    parts.append(rng.choice(("I'll keep that in mind when we talk.", "That helps me understand your days better.",
+                             "It's useful context for anything you want to plan.")))
+    m = rng.choice(mentioned) if mentioned else "that"
+    more = [f"I'll remember {m} when we plan things together.", f"If {m} ever changes, tell me and I'll keep up.",
+            f"It sounds like {m} is a real part of your week.", "Knowing a little about your life makes my suggestions "
+            "less generic.", f"We can come back to {m} whenever it's useful."]
+    rng.shuffle(more)
+    close = rng.choice((f"What do you like most about {m}?", f"How long has {m} been part of your life?",
+                        f"Is {m} something you'd like to tell me more about?")) if mentioned else (
+        "What else would you like me to know?")
+    while more and words(parts + [close]) < int(context["min_words"]):
+        parts.append(more.pop())
+    return " ".join(parts + [close])
+
+
+def known_handle(event: dict[str, Any], message: str, history: list[dict[str, str]], rng: random.Random) -> str:
+    """How the reply names the event: by its details when the user has said them in what the assistant sees
+    (`the lunch with Charlie`), else by its kind (`the lunch`)."""
+    generic = handle_of(event.get("kind"), "this")
+    specific = specific_handle(event.get("kind"), event.get("entity"))
+    if not specific or rng.random() < 0.35:
+        return generic
+    seen = " ".join([message] + [t.get("text", "") for t in history if t.get("role") == "user"])
+    names = [w.strip("'s") for w in re.findall(r"\b[A-Z][\w'-]*", specific)]
+    return specific if all(mentions(seen, w) for w in names) else generic
+
+
+def lower_first(text: str) -> str:
+    """A sentence of the realizer's own (never starting with a name) with its first letter lower-cased."""
+    return text if text.startswith(("I ", "I'")) else text[:1].lower() + text[1:]
+
+
+def said_before(history: list[dict[str, str]]) -> str:
+    """The assistant's earlier replies in the window, lower-cased: suggestions already made are not repeated."""
+    return " ".join(t["text"] for t in history if t.get("role") == "assistant").lower()
+
+
+def words(parts: list[str]) -> int:
+    return sum(len(p.split()) for p in parts)
+
+
+@narrator("assistant_turn")
+def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A reply planned from the message: reaction, reflection, callback, the answer and a follow-up question,
+    with as many suggestions as its length range asks for."""
+    if context["turn_kind"] == "filler" or context.get("filler"):
+        return {"text": filler_reply(context, rng)}
+    if not context.get("event") and not context.get("attachment"):
+        return {"text": intro_reply(context, rng)}
+    event = context.get("event") or {}
+    tone = context.get("tone") or "neutral"
+    message, mentioned = context["user_message"], list(context.get("mentioned") or [])
+    handle = known_handle(event, message, list(context.get("history") or []), rng)
+    if event.get("phrase"):  # a callback to background, named as the user named it
+        handle = second_person(event["phrase"])
+    intent = intent_of(message)
+    lo, hi = int(context["min_words"]), int(context["max_words"])
+    target = rng.randint(lo, max(lo, (lo + hi) // 2))
+    name = context.get("user_first_name") or "there"
+    parts = [reaction(tone, context["turn_kind"], context["category"], handle, name, rng)]
+    reflected = None if context.get("attachment") else reflection(message, mentioned, rng)
+    for part in (reflected, callback(message, mentioned, rng) if rng.random() < 0.5 else None):
+        if part:
+            parts.append(part)
+    if context.get("attachment"):
+        parts += doc_notes(context["attachment"], rng)
+    close = followup_question(tone, context["category"], handle, intent, mentioned, rng)
+    lead = answer_lead(intent, tone, handle, rng)
+    domain = domain_of(event.get("kind")) if event.get("kind") else attribute_domain(event.get("attribute") or "")
+    pool = step_pool(domain, tone, context["category"], handle, rng)
+    before = said_before(list(context.get("history") or []))
+    fresh = [p for p in pool if p[0].lower() not in before and gerund(p[0]).lower() not in before]
+    pool = fresh if len(fresh) >= 2 else fresh + [p for p in pool if p not in fresh]  # say something new
+    numbered = bool(lead and lead.endswith(":") and rng.random() < 0.3)
+    body: list[str] = []
+    leads = list(_LEADS)
+    rng.shuffle(leads)
+    for i, step in enumerate(pool):
+        if words(parts + [lead or ""] + body + [close]) >= target and len(body) >= 2:
+            break
+        vp, reason = step
+        body.append(f"{len(body) + 1}. {capital(vp)}: {reason}." if numbered else
+                    step_sentence(step, leads[i % len(leads)], handle, context.get("date", ""), rng))
+    while body and words(parts + [lead or ""] + body + [close]) > hi:
+        body.pop()
+    if numbered:
+        parts.append(lead + "\n\n" + "\n".join(body) + "\n\n" + close)
+    else:
+        parts += ([lead[:-1] + "." if lead.endswith(":") else lead] if lead else []) + body + [close]
+    generic = handle_of(event.get("kind"), handle)
+    told = {reflected} | {p for p in parts if any(mentions(p, m) for m in mentioned)}
+    parts = [p if p in told else referred(p, handle, generic) for p in parts]  # the details once, then the kind
+    return {"text": " ".join(p for p in parts if p).replace("\n ", "\n")}

@@ -1,0 +1,186 @@
+"""The offline narrators' surface realizer: English morphology and small syntactic operations on verb phrases
+and noun phrases, so sentences are built from a plan (who, what happened, when, how it went) rather than pasted
+from fixed strings.
+
+Verb forms come from `lemminflect` (had, sorted out, going), articles and number words from `inflect`. A plan's
+title is a base-form verb phrase (`have lunch with Charlie Eze from IT`); `past`, `gerund` and `participle`
+inflect its head verb, `object_np` takes the thing it is about (`lunch with Charlie Eze`), `short_np` a handle
+for referring back to it (`the lunch`).
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import re
+
+import inflect
+from lemminflect import getAllLemmas, getInflection
+
+_ENGINE = inflect.engine()
+_IRREGULAR_FALLBACK = {"be": ("was", "been", "being"), "have": ("had", "had", "having"), "do": ("did", "done", "doing")}
+PARTICLES = frozenset("out off by up over on in down back through around away".split())
+DETERMINERS = frozenset("a an the my your his her our their this that these those some".split())
+PREPOSITIONS = frozenset("at with from in on for about by to of near".split())
+
+
+@functools.lru_cache(maxsize=4096)
+def inflected(verb: str, tag: str) -> str:
+    """`verb` (a base form) in the Penn tag's form: VBD past, VBN participle, VBG gerund, VBZ third person."""
+    low = verb.lower()
+    forms = getInflection(low, tag)
+    if forms:
+        return forms[0]
+    fallback = _IRREGULAR_FALLBACK.get(low)
+    if fallback and tag in ("VBD", "VBN", "VBG"):
+        return fallback[("VBD", "VBN", "VBG").index(tag)]
+    return low
+
+
+def _head(phrase: str, tag: str) -> str:
+    words = phrase.split()
+    if not words:
+        return phrase
+    return " ".join([inflected(words[0], tag), *words[1:]])
+
+
+def past(vp: str) -> str:
+    """`have lunch with Ann` -> `had lunch with Ann`; `sort out the bill` -> `sorted out the bill`."""
+    return _head(vp, "VBD")
+
+
+def participle(vp: str) -> str:
+    """`see the Night Owls` -> `seen the Night Owls`."""
+    return _head(vp, "VBN")
+
+
+def gerund(vp: str) -> str:
+    """`host Kim for a quiz night` -> `hosting Kim for a quiz night`."""
+    return _head(vp, "VBG")
+
+
+def third(vp: str) -> str:
+    """`keep a log` -> `keeps a log`."""
+    return _head(vp, "VBZ")
+
+
+def object_np(vp: str) -> str:
+    """What a plan's verb phrase is about: its words after the head verb and any particle (`sort out the vet
+    bill` -> `the vet bill`, `have lunch with Ann` -> `lunch with Ann`, `call Ann about the weekend` -> `the call
+    with Ann about the weekend` is not attempted: a verb taking a person gives `Ann about the weekend`)."""
+    words = vp.split()[1:]
+    while words and words[0].lower() in PARTICLES | {"to", "a", "on"} and len(words) > 1 and words[0].lower() != "a":
+        words = words[1:]
+    return " ".join(words)
+
+
+_CUT = re.compile(r"\s+(?:at|with|from|in|on|for|about|by|near|to)\s+.*$")
+
+
+def short_np(vp: str) -> str:
+    """A definite handle for what a plan is about, to refer back to it (`the vet bill`, `the lunch`, `the
+    concert`, `the weekly shop`); a bare proper name gives `that` + the plan's noun (`the visit`)."""
+    words = vp.split()
+    verb = words[0].lower() if words else ""
+    noun = NOMINAL.get(verb)
+    np = _CUT.sub("", object_np(vp)).strip()
+    tokens = np.split()
+    if noun and (not tokens or tokens[0][:1].isupper() or verb in ("see", "visit", "call", "host", "meet", "spend")):
+        return f"the {noun}"
+    if not tokens:
+        return f"the {noun or 'plan'}"
+    first = tokens[0].lower()
+    if first in ("a", "an", "some"):
+        tokens = tokens[1:]
+    elif first in DETERMINERS:
+        return np
+    elif tokens[0][:1].isupper():
+        return f"the {noun or 'plan'}"
+    return "the " + " ".join(tokens)
+
+
+NOMINAL = {
+    "call": "call", "visit": "visit", "host": "evening", "see": "appointment", "meet": "meeting",
+    "spend": "session", "volunteer": "volunteering", "try": "new place", "adopt": "adoption", "join": "membership",
+    "buy": "purchase", "move": "move", "apply": "application", "ask": "conversation", "celebrate": "celebration",
+    "go": "outing", "take": "trip", "get": "meeting", "stop": "visit", "start": "start", "kick": "project",
+    "attend": "event", "book": "booking", "run": "race", "sell": "sale", "finish": "finish", "plan": "plan",
+}
+"""The noun for what a plan did when its object cannot name it (`call Ann about the weekend` -> `the call`)."""
+
+
+def a(noun_phrase: str) -> str:
+    """`hour` -> `an hour`; a phrase that already has a determiner is left as it is."""
+    first = noun_phrase.split()[0].lower() if noun_phrase.split() else ""
+    return noun_phrase if first in DETERMINERS or noun_phrase[:1].isupper() else _ENGINE.a(noun_phrase)
+
+
+def plural(noun: str, n: int = 2) -> str:
+    """`knife` -> `knives` unless n is 1."""
+    return noun if n == 1 else _ENGINE.plural_noun(noun)
+
+
+def number(n: int) -> str:
+    """14 -> `fourteen`."""
+    return _ENGINE.number_to_words(n)
+
+
+def listed(items: list[str], conj: str = "and") -> str:
+    """`a`, `a and b`, `a, b and c`."""
+    items = [i for i in items if i]
+    if len(items) <= 2:
+        return f" {conj} ".join(items)
+    return ", ".join(items[:-1]) + f" {conj} " + items[-1]
+
+
+def capital(text: str) -> str:
+    """`text` with its first character upper-cased."""
+    return text[:1].upper() + text[1:]
+
+
+def uncap(text: str) -> str:
+    """`text` with its first character lower-cased, unless it starts with `I`, an acronym or what looks like a
+    name (a word no English dictionary entry covers, or one of the words that are also common first names)."""
+    if not text or text.startswith(("I ", "I'", "I,")) or text[1:2].isupper():
+        return text
+    first = re.sub(r"[^\w'-]", "", text.split()[0])
+    low = first.lower()
+    if first[:1].isupper() and low not in COMMON_STARTS and (low in NAMELIKE or not getAllLemmas(low)):
+        return text
+    return text[:1].lower() + text[1:]
+
+
+COMMON_STARTS = frozenset(
+    "the a an my it this that there we you so and but also then when after before today yesterday last on in at "
+    "about one just honestly anyway still what how could can should would is are was do does did any if".split())
+NAMELIKE = frozenset("grace rose mark bill will may june dawn faith hope joy rob pat sue ray jack frank victor "
+                     "amber ruby iris jade pearl ivy holly olive august sky river summer autumn".split())
+"""Dictionary words that are also first names: a sentence starting with one keeps its capital."""
+
+
+def sentence(text: str, end: str = ".") -> str:
+    """A capitalised sentence: single spaces, no space before punctuation, ending with `end` unless it has a
+    stop already."""
+    text = re.sub(r"\s+([,.!?:;])", r"\1", re.sub(r"\s+", " ", text)).strip().rstrip(",;:")
+    if not text:
+        return ""
+    return capital(text if text[-1:] in ".!?" else text + end)
+
+
+def referred(text: str, specific: str, generic: str) -> str:
+    """`text` naming the event by its details once (`the lunch with Charlie`) and by its kind after that (`the
+    lunch`), as people do; a sentence-initial mention keeps its capital."""
+    if not specific or specific == generic:
+        return text
+    first = text.lower().find(specific.lower())
+    if first < 0:
+        return text
+    head, tail = text[: first + len(specific)], text[first + len(specific):]
+    tail = re.sub(re.escape(specific), lambda m: capital(generic) if m.group(0)[:1].isupper() and generic[:1].islower()
+                  and not specific[:1].isupper() else generic, tail, flags=re.IGNORECASE)
+    return head + tail
+
+
+def pick(rng: random.Random, *options: str) -> str:
+    """One of `options` (empty strings allowed: "say nothing here")."""
+    return rng.choice(options)

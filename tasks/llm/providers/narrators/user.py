@@ -1,0 +1,284 @@
+"""Offline narrators for user_turn_initial and user_turn_followup: a user message planned sentence by sentence.
+
+An opening message is a sentence plan: a greeting that fits the local time (only when the session starts), the
+announcement of what happened (the event's own fact as the news itself, else the plan's verb phrase in the past
+tense or what was meant to happen and did not, with `when` placed verbatim), or, when the event was told earlier
+in the session (`continues`), a short pointer back to it instead of a second announcement; the callback to an
+earlier event; every fact's clause (a planned paraphrase as given: tasks/dialogue/mentions.py); the outcome
+detail; a feeling in the persona's register; and the act the category calls for (a question an assistant can
+answer, a scheduling request, a status line). A follow-up reacts to a suggestion the assistant actually made and
+asks one deeper question, naming the topic by its paraphrase. Every required phrase stays verbatim; the persona's
+voice (formality, emoji, favourite words) is applied last (dialogue.py).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from tasks.common.facttext import mentions
+from tasks.llm.providers.narrators.corpus import band
+from tasks.llm.providers.narrators.dialogue import attachment_lines, build, ensure_phrases, time_greeting, timed
+from tasks.llm.providers.narrators.lexicon import handle_of, specific_handle
+from tasks.llm.providers.narrators.realize import capital, gerund, past, referred, sentence, short_np, uncap
+from tasks.llm.providers.offline import narrator
+
+FEELINGS = {
+    "positive": ("pleased", "relieved", "happy", "chuffed", "excited", "proud", "glad"),
+    "negative": ("disappointed", "frustrated", "annoyed", "deflated", "fed up", "a bit down", "let down"),
+}
+DEGREES = {"casual": ("so", "really", "pretty", ""), "neutral": ("really", "quite", "very", ""),
+           "formal": ("quite", "rather", "very", "")}
+
+
+def feeling(valence: str, style: dict[str, Any], handle: str, rng: random.Random) -> str:
+    """`I'm really relieved about the bill.`, `I'm a bit down about it.`, `The lunch made my day.`"""
+    b = band(style)
+    adjective = rng.choice(FEELINGS[valence])
+    degree = "" if adjective.startswith(("a bit", "fed")) else rng.choice(DEGREES[b])
+    prep = "of" if adjective == "proud" else "about"
+    about = rng.choice((f"{prep} {handle}", f"{prep} it", ""))
+    core = " ".join(w for w in ("I'm", degree, adjective, about) if w)
+    if valence == "positive" and rng.random() < 0.25:
+        return sentence(rng.choice((f"{capital(handle)} made my day", f"{capital(handle)} went better than I hoped",
+                                    f"{capital(handle)} was the best part of the week")))
+    return sentence(core)
+
+
+def announce(context: dict[str, Any], rng: random.Random, lead: str) -> str:
+    """What happened: `I had lunch with Charlie Eze from IT yesterday, and it went well.`, or for a setback,
+    `I was supposed to see Dr. Lee about my knee two days ago, but it fell through.`"""
+    event, when = context["event"], context.get("when")
+    title = event["title"]
+    if event["valence"] == "positive":
+        core = f"I {past(title)}"
+        tail = rng.choice(("", "", ", and it went well", ", and it was lovely", ", which felt good", ", at last"))
+    else:
+        core = f"I was {rng.choice(('supposed', 'meant', 'hoping', 'planning', 'going'))} to {title}"
+        tail = rng.choice((", but it fell through", ", but it didn't work out", ", but it went wrong",
+                           ", but it didn't happen in the end"))
+    body = f"{when}, {uncap(core)}{tail}" if when and rng.random() < 0.4 else f"{core} {when or ''}{tail}"
+    return sentence(f"{lead} {uncap(body)}" if lead else body)
+
+
+def told_event(fact: dict[str, Any], context: dict[str, Any], rng: random.Random, lead: str) -> str:
+    """An event fact told as the news itself, with `when`: `Yesterday I went to Kebab Corner and had the falafel
+    wraps.` (no separate announcement repeating it)."""
+    when = context.get("when")
+    clause = fact["clause"] if mentions(fact["clause"], fact["must_include"]) else \
+        f"{fact['clause']} ({fact['must_include']})"
+    if when and rng.random() < 0.5:
+        body = f"{capital(when)}, {uncap(clause)}"
+    else:
+        body = f"{clause} {when or ''}"
+    return sentence(f"{lead} {uncap(body)}" if lead else body)
+
+
+def continuation(context: dict[str, Any], handle: str, rng: random.Random) -> str:
+    """A pointer back to an event told earlier in the session, joined to the first thing the message adds."""
+    return rng.choice((f"One more thing about {handle}:", f"Oh, and about {handle}:", f"Back to {handle} for a second:",
+                       f"Something else about {handle}:", f"Also, on {handle}:"))
+
+
+def callback_line(callback: dict[str, Any], rng: random.Random) -> str:
+    """The tie to an earlier event, its time phrase verbatim: `Three weeks ago I visited the shelter, so this
+    follows on from that.`"""
+    phrase = callback["phrase"].strip().rstrip(".")
+    title = callback.get("title") or ""
+    if title and len(phrase.split()) < 5:
+        link = rng.choice((", so this follows on from that", ", and this is where that led", "",
+                           ", which is how this started"))
+        return sentence(f"{capital(phrase)}, I {past(title)}{link}")
+    return sentence(f"It goes back to {phrase}")
+
+
+def fact_line(fact: dict[str, Any], rng: random.Random, lead: str = "", doc: bool = False) -> str:
+    """A fact's clause as a sentence (its required phrase is in the clause); a clause `X is now Y` also as
+    `Y is X now`, and always so with a document at hand (`doc`), which may hold the clause's own wording."""
+    c = fact["clause"]
+    if not mentions(c, fact["must_include"]):
+        c = f"{c} ({fact['must_include']})"
+    head, sep, value = c.partition(" is now ")
+    if sep and (doc or rng.random() < 0.4) and mentions(value, fact["must_include"]):
+        c = rng.choice((f"{value} is {head} now", f"{head} has changed to {value}", f"{head} is {value} these days"))
+    return sentence(f"{lead} {uncap(c)}" if lead else c)
+
+
+ASKS = {
+    "advice_seeking": ("What would you do next about {h}?", "How should I handle {h} from here?",
+                       "Should I tell anyone about {h} yet?", "How do I stop worrying about {h}?",
+                       "What's the best way to approach {h} now?"),
+    "scheduling": ("Could you help me fit {h} into next week?", "When should I book time for {h}?",
+                   "How do I schedule {h} around work?"),
+    "status_update": ("Just keeping you posted on {h}.", "I'll let you know how {h} develops.",
+                      "That's where {h} stands for now."),
+    "information_sharing": ("Thought you'd like to know about {h}.", "Just wanted to tell someone about {h}.",
+                            "Do you think I should tell anyone about {h}?"),
+    "attachment_consultation": ("Could you look it over and tell me what stands out about {h}?",
+                                "Could you help me make sense of it before {h} goes any further?",
+                                "What should I check first in it about {h}?"),
+}
+"""The act each category calls for; questions use words the assistant reads as an intent (lexicon.ASK_INTENTS)."""
+
+
+def ask(category: str, handle: str, rng: random.Random) -> str:
+    return rng.choice(ASKS[category]).format(h=handle)
+
+
+def topic_handle(event: dict[str, Any], rng: random.Random | None = None) -> str:
+    """How the user refers back to the event: by its own details (`the lunch with Charlie`) or, in passing, by
+    its kind (`the lunch`)."""
+    generic = handle_of(event.get("kind"), short_np(event.get("title") or "the plan"))
+    specific = specific_handle(event.get("kind"), event.get("entity"))
+    return specific if specific and (rng is None or rng.random() < 0.6) else generic
+
+
+def named_once(text: str, event: dict[str, Any], context: dict[str, Any]) -> str:
+    """`text` naming the event by its details once and by its kind after (realize.referred), in the sentences
+    that state no fact (a fact's words stay as they are)."""
+    specific = specific_handle(event.get("kind"), event.get("entity")) or ""
+    generic = handle_of(event.get("kind"), "it")
+    phrases = [f["must_include"] for f in context.get("facts") or []]
+    out, seen = [], False
+    for s in _SENTENCES.split(text):
+        named = bool(specific) and mentions(s, specific)
+        if named and seen and not any(mentions(s, p) for p in phrases):
+            s = referred(f"{specific} {s}", specific, generic)[len(specific) + 1:]
+        seen = seen or named
+        out.append(s)
+    return " ".join(out)
+
+
+_SENTENCES = re.compile(r"(?<=[.!?])\s+")
+
+
+def doc_opener(context: dict[str, Any], rng: random.Random) -> str:
+    """`[Upload p0001-d0003] Here's an email from the clinic ("Your booking") about the appointment.`: the title
+    is quoted only when short, so the turn never copies a long run of the document's words."""
+    a, when = context["attachment"], context.get("when")
+    desc = a.get("description") or f"a {a.get('source_type', 'document')}"
+    title = a.get("title") or ""
+    named = f'{desc} ("{title}")' if title and len(title.split()) <= 5 else desc
+    handle = topic_handle(context["event"], rng)
+    verb = rng.choice(("Here's", "I'm attaching", "I've uploaded", "This is"))
+    about = rng.choice((f"about {handle}", f"to do with {handle}", f"about what happened with {handle}"))
+    return f"[Upload {a['doc_id']}] " + sentence(f"{verb} {named} {about} {when or ''}")
+
+
+def initial_plan(context: dict[str, Any], rng: random.Random) -> tuple[list[str], list[str]]:
+    """The sentences an opening message must contain, and optional ones in preference order."""
+    style, cat, event = context["style"], context["category"], context["event"]
+    handle = topic_handle(event, rng)
+    mid = bool(context.get("history"))
+    transitions = ("Oh, and", "Also,", "Another thing:", "And", "By the way,")
+    lead = rng.choice(transitions) if mid and rng.random() < 0.6 else ""
+    required: list[str] = []
+    attachment = context.get("attachment")
+    if attachment:
+        required.append(doc_opener(context, rng))
+    facts = list(context.get("facts") or [])
+    if context.get("intro"):
+        intro = rng.choice(("A bit of background about me:", "Since you don't know me yet:", "Some context about me:"))
+        if facts:
+            required.append(fact_line(facts.pop(0), rng, intro))
+    elif context.get("continues"):
+        pointer = continuation(context, handle, rng)
+        if facts:
+            required.append(fact_line(facts.pop(0), rng, pointer))
+        elif context.get("detail"):
+            required.append(sentence(f"{pointer} {uncap(context['detail'].rstrip('.'))}"))
+            context = context | {"detail": None}
+    elif facts and facts[0].get("event") and not attachment:
+        required.append(told_event(facts.pop(0), context, rng, lead))  # what happened is the fact itself
+    elif not attachment or context.get("when") and not mentions(required[0], context["when"]):
+        required.append(announce(context, rng, lead if not attachment else ""))
+    if context.get("callback"):
+        required.insert(1 if attachment else len(required), callback_line(context["callback"], rng))
+    required += [fact_line(f, rng, rng.choice(("", "", "", "Also,")), bool(attachment)) for f in facts]
+    if context.get("detail"):
+        required.append(sentence(context["detail"]))
+    optional: list[str] = []
+    if attachment:
+        about_doc = attachment_lines(attachment, rng, 2, context.get("facts"))
+        required += about_doc[:1]
+        optional += about_doc[1:]
+    if not context.get("intro"):
+        act = ask(cat, handle, rng)
+        (required if cat in ("advice_seeking", "scheduling", "attachment_consultation") else optional).append(act)
+    if not context.get("intro"):
+        optional.insert(0 if rng.random() < 0.5 else len(optional), feeling(event["valence"], style, handle, rng))
+    return required, optional
+
+
+@narrator("user_turn_initial")
+def user_turn_initial(context: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A user message that opens (or, `continues`, goes on with) a topic: see the module doc."""
+    required, optional = initial_plan(context, rng)
+    starts = not context.get("history")
+    greet = starts and rng.random() < (0.2 if context["category"] == "status_update" else 0.4)
+    text = build(required, optional, context, rng, time_greeting(context, rng) if greet else None)
+    return {"text": timed(ensure_phrases(named_once(text, context["event"], context), context), context)}
+
+
+# ---------------------------------------------------------------- user_turn_followup
+
+_SUGGESTION = re.compile(r"(?:start by|help to|You might|Try to|worth trying to) ([^,.;:]+)|^\d+\. ([^:]+):", re.M)
+
+
+def suggestion_of(reply: str) -> str | None:
+    """A suggestion the assistant made, as a gerund phrase (`writing down what went well`), or None."""
+    found = [m.group(1) or m.group(2) for m in _SUGGESTION.finditer(reply or "")]
+    found = [f.strip() for f in found if f and 2 <= len(f.split()) <= 9]
+    if not found:
+        return None
+    s = found[0]
+    return s if s.split()[0].endswith("ing") else gerund(s[:1].lower() + s[1:])
+
+
+def react(context: dict[str, Any], handle: str, rng: random.Random) -> str:
+    """A reaction to the assistant's last reply, naming the suggestion it made when there was one."""
+    s = suggestion_of(context.get("last_assistant") or "")
+    if s and rng.random() < 0.85:
+        return sentence(rng.choice((f"I like the idea of {s}", f"{capital(s)} sounds doable",
+                                    f"Good point about {s}", f"I hadn't thought of {s}", f"{capital(s)} makes sense")))
+    return sentence(rng.choice((f"Thanks, that helps with {handle}", f"That makes sense for {handle}",
+                                f"Okay, that's useful for {handle}", f"Thanks, that helps me think about {handle}")))
+
+
+FOLLOW_ASKS = ("Should I tell people about {p} yet?", "How do I keep track of {p} without overthinking it?",
+               "What would you do next with {p}?", "Is it normal to feel unsure about {p}?",
+               "When should I make time for {p} again?", "What could go wrong with {p}?",
+               "How do I make {p} part of my week?", "Is there anything about {p} I should be careful with?")
+AGAIN_ASKS = ("Do you think I should {t} again soon?", "Would it be too much to {t} again next week?",
+              "Is it worth trying to {t} again?", "How often would you {t}, realistically?")
+"""Questions that name what the user did (its plan's verb phrase), so they are about this event."""
+
+
+def worry(event: dict[str, Any], handle: str, rng: random.Random) -> str:
+    """A second thought about the event, naming it."""
+    if event["valence"] == "positive":
+        return sentence(rng.choice((f"I just hope {handle} keeps going this well", f"I don't want to overdo {handle}",
+                                    f"{capital(handle)} still feels new", f"I keep thinking about {handle}")))
+    return sentence(rng.choice((f"I don't want {handle} to go wrong again", f"{capital(handle)} still bothers me a bit",
+                                f"I'm trying not to dwell on {handle}")))
+
+
+@narrator("user_turn_followup")
+def user_turn_followup(context: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A follow-up on the same topic: a reaction to the reply, one deeper question naming the paraphrase."""
+    event = context["event"]
+    handle = topic_handle(event, rng)
+    para = context.get("paraphrase")
+    if para or rng.random() < 0.5:
+        q = sentence(rng.choice(FOLLOW_ASKS).format(p=para or handle), end="?")
+    else:
+        retry = AGAIN_ASKS[2:3] + ("Should I try to {t} another time?",)
+        asks = AGAIN_ASKS if event["valence"] == "positive" else retry
+        q = sentence(rng.choice(asks).format(t=event["title"]), end="?")
+    required = [react(context, handle, rng), q]
+    optional = list(attachment_lines(context["attachment"], rng, 1)) if context.get("attachment") else []
+    optional += [worry(event, handle, rng), feeling(event["valence"], context["style"], handle, rng)]
+    text = build(required, optional, context, rng)
+    text = named_once(text, event, {"paraphrase": para})
+    return {"text": timed(ensure_phrases(text, {"paraphrase": para}), context)}
