@@ -57,12 +57,17 @@ def scaled_config(personas: int, days: int, preset: str = PRESET) -> dict:
 
 def to_toml(data: dict, prefix: str = "") -> str:
     """A TOML document of scalars and nested tables (enough for a BuildConfig; no arrays of tables)."""
-    scalars = [f"{k} = {_value(v)}" for k, v in data.items() if not isinstance(v, dict)]
+    scalars = [f"{_key(k)} = {_value(v)}" for k, v in data.items() if not isinstance(v, dict)]
     lines = ([f"[{prefix}]"] if prefix and scalars else []) + scalars
     for key, value in data.items():
         if isinstance(value, dict):
-            lines += ["", to_toml(value, f"{prefix}.{key}" if prefix else key)]
+            lines += ["", to_toml(value, f"{prefix}.{_key(key)}" if prefix else _key(key))]
     return "\n".join(lines)
+
+
+def _key(key: str) -> str:
+    """A TOML key: bare when it can be, else quoted (a measure name such as `language.user.complete_parses`)."""
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else _value(key)
 
 
 def _value(value: object) -> str:

@@ -123,9 +123,11 @@ def turn_mentions(turn: Turn, facts: dict[str, Fact], realized: dict[str, Realiz
             span = next((f for f in fact.surface_forms if mentions(turn.text, f)), None)
             out.append({"fact_id": fid, "mode": "explicit", "span": span, "counts": True})
     out += [{"fact_id": fid, "mode": "reference", "span": None, "counts": False} for fid in turn.paraphrase_ids]
-    if turn.role == "assistant":
+    if turn.role == "assistant":  # a repeat counts when it says the value whole, else it only names the fact
         for fid in dict.fromkeys(i for t in earlier for i in t.fact_ids):
             span = next((f for f in facts[fid].surface_forms if mentions(turn.text, f)), None)
             if span is not None:
-                out.append({"fact_id": fid, "mode": "explicit", "span": span, "counts": True})
+                whole = carries_first(turn.text, facts[fid])
+                out.append({"fact_id": fid, "mode": "explicit" if whole else "reference", "span": span,
+                            "counts": whole})
     return [m | {"evidence_id": turn.turn_id} for m in out]

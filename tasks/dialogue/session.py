@@ -417,8 +417,8 @@ class SessionWriter:
         return [{"role": t.role, "text": t.text} for t in turns[len(turns) - self.window:]] if self.window else []
 
     def part_of_day(self) -> str:
-        """`morning`, `afternoon` or `evening` on the session's clock."""
-        hour = self.clock.hour
+        """`morning`, `afternoon` or `evening` at the next turn's time (a greeting must fit when it is sent)."""
+        hour = self.next_tick("user").hour
         return "morning" if hour < 12 else "afternoon" if hour < 17 else "evening"
 
     def mentioned(self) -> list[str]:

@@ -31,7 +31,13 @@ FILLER = Shape((2, 4), (12, 120), 0.0)
 
 def shape_of(category: str, kind: str = "initial") -> Shape:
     """The shape of a turn of `kind` (initial, followup, filler) in a topic of `category`."""
-    return FILLER if kind == "filler" else SHAPES[category]
+    if kind == "filler":
+        return FILLER
+    shape = SHAPES[category]
+    if kind == "followup":  # a follow-up goes deeper on one point: a sentence or so shorter than an opening
+        lo, hi = shape.user_sentences
+        return shape._replace(user_sentences=(max(2, lo - 1), max(2, hi - 1)))
+    return shape
 
 
 def shifted_formality(formality: float, category: str, kind: str = "initial") -> float:

@@ -156,7 +156,12 @@ def with_fillers(config: BuildConfig, persona: Persona, topics: list[Topic]) -> 
         expected = len(todays) * per_topic
         n = quiet.get(day, 0) or int(expected) + (1 if rng.random() < expected - int(expected) else 0)
         for _ in range(n):
-            todays.insert(rng.randint(0, len(todays)), filler_topic(day, rng))
+            topic = filler_topic(day, rng)
+            for _ in range(3):  # a subject comes up once a day
+                if all((t.filler or {}).get("topic") != topic.filler["topic"] for t in todays):
+                    break
+                topic = filler_topic(day, rng)
+            todays.insert(rng.randint(0, len(todays)), topic)
         out += todays
     return out
 

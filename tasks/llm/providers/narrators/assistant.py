@@ -24,6 +24,7 @@ from tasks.llm.providers.narrators.lexicon import (
     attribute_domain,
     domain_of,
     handle_of,
+    short_handle,
     specific_handle,
 )
 from tasks.llm.providers.narrators.realize import capital, gerund, referred, uncap
@@ -140,7 +141,7 @@ def answer_lead(intent: str | None, tone: str, handle: str, rng: random.Random) 
                            "most."))
     if intent == "remember":
         return rng.choice((f"A short note about {handle} today is enough; you don't need a system.",
-                           "The easiest way is to write it down while it's fresh."))
+                           f"The easiest way is to write {handle} down while it's fresh."))
     if intent == "schedule":
         return rng.choice((f"Let's find {handle} a proper slot.",
                            f"Start with what is fixed in your week and fit {handle} around it."))
@@ -186,7 +187,7 @@ def followup_question(tone: str, category: str, handle: str, intent: str | None,
     named = [m for m in mentioned if len(m.split()) <= 4 and all(w[:1].isupper() or w in ("of", "the", "&", "de")
                                                                  for w in m.split())]
     if category == "attachment_consultation":
-        return rng.choice(("Is there a part of it you'd like me to look at more closely?",
+        return rng.choice((f"Is there a part of it about {handle} you'd like me to look at more closely?",
                            f"Does anything in it change your plans for {handle}?",
                            f"Is anything in it about {handle} unclear to you?"))
     if category == "scheduling" or intent == "schedule":
@@ -238,7 +239,7 @@ def filler_reply(context: dict[str, Any], rng: random.Random) -> str:
         answer = dialogue_filler.ANSWERS.get(topic) or f"Here is a simple way to approach {topic}: keep it practical."
         return " ".join([rng.choice((f"Happy to help with {topic}.", f"Of course, I can help with {topic}.",
                                      f"Sure, let's sort out {topic}.")), answer,
-                         rng.choice((f"Want me to adjust {topic} in any way?", "Shall I make a shorter version?",
+                         rng.choice(("Want me to change anything in it?", "Shall I make a shorter version?",
                                      f"Is that the kind of {topic} you had in mind?"))])
     remark = dialogue_filler.SMALL_TALK.get(topic) or f"I always enjoy hearing about {topic}."
     return " ".join([rng.choice((f"Ha, I know what you mean about {topic}.", f"Oh, {topic}, nice.",
@@ -276,12 +277,14 @@ def known_handle(event: dict[str, Any], message: str, history: list[dict[str, st
     """How the reply names the event: by its details when the user has said them in what the assistant sees
     (`the lunch with Charlie`), else by its kind (`the lunch`)."""
     generic = handle_of(event.get("kind"), "this")
-    specific = specific_handle(event.get("kind"), event.get("entity"))
-    if not specific or rng.random() < 0.35:
-        return generic
     seen = " ".join([message] + [t.get("text", "") for t in history if t.get("role") == "user"])
-    names = [w.strip("'s") for w in re.findall(r"\b[A-Z][\w'-]*", specific)]
-    return specific if all(mentions(seen, w) for w in names) else generic
+    draw = rng.random()
+    for handle, share in ((specific_handle(event.get("kind"), event.get("entity")), 0.45),
+                          (short_handle(event.get("kind"), event.get("entity")), 0.85)):
+        names = [w.removesuffix("'s") for w in re.findall(r"\b[A-Z][\w'-]*", handle or "")]
+        if handle and draw < share and all(mentions(seen, w) for w in names):
+            return handle
+    return generic
 
 
 def lower_first(text: str) -> str:
@@ -314,7 +317,8 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
         handle = second_person(event["phrase"])
     intent = intent_of(message)
     lo, hi = int(context["min_words"]), int(context["max_words"])
-    target = rng.randint(lo, max(lo, (lo + hi) // 2))
+    mid = (lo + hi) // 2
+    target = min(hi, rng.randint(max(lo, mid - 20), mid + 30))
     name = context.get("user_first_name") or "there"
     parts = [reaction(tone, context["turn_kind"], context["category"], handle, name, rng)]
     reflected = None if context.get("attachment") else reflection(message, mentioned, rng)

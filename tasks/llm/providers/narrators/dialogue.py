@@ -25,7 +25,6 @@ from tasks.llm.providers.narrators.dialogue_banks import (
     REQUEST_EXTRAS,
     REQUEST_FRAMES,
     SECTION_FRAMES,
-    SMALL_TALK_COMMENTS,
     SMALL_TALK_OPENERS,
     SMALL_TALK_QUESTIONS,
     SMALL_TALK_VERBS,
@@ -219,6 +218,15 @@ GREETINGS = {
 }
 """Greetings by the persona's local part of the day and register: no `Evening!` at ten in the morning."""
 
+REQUEST_WHY = ("I've been meaning to sort it out for a while", "It came up at work today",
+               "A friend asked me and I had no idea", "I keep forgetting how it goes",
+               "I'd like to get it right this time", "I only need the basics")
+"""Why the user asks for an unrelated favour (the request itself names the subject)."""
+SMALL_TALK_ABOUT = ("It made me smile today", "I can't stop thinking about it", "It was a nice change",
+                    "Nobody else seems to notice it", "It caught me off guard", "It's oddly satisfying")
+"""A remark on the small-talk subject, which the opening sentence names."""
+
+
 def time_greeting(context: dict[str, Any], rng: random.Random) -> str:
     """A greeting for the persona's local part of the day (`part_of_day`), in their register."""
     part = context.get("part_of_day") or "afternoon"
@@ -267,13 +275,12 @@ def user_turn_filler(context: dict[str, Any], rng: random.Random) -> dict[str, A
     topic = filler["topic"].strip().rstrip(".?")
     if filler["kind"] == "request":
         required = [rng.choice(REQUEST_FRAMES).format(t=topic)]
-        optional = [rng.choice(REQUEST_EXTRAS), rng.choice(REQUEST_EXTRAS)]
+        optional = [rng.choice(REQUEST_EXTRAS), sentence(rng.choice(REQUEST_WHY))]
     else:
         verb = rng.choice(SMALL_TALK_VERBS)
         end = "?" if verb.startswith(("can ", "what ", "has ")) else "."
         required = [sentence(rng.choice(SMALL_TALK_OPENERS), verb, topic, end=end)]
-        optional = [sentence(rng.choice(SMALL_TALK_COMMENTS)), rng.choice(SMALL_TALK_QUESTIONS)]
-    rng.shuffle(optional)
+        optional = [sentence(rng.choice(SMALL_TALK_ABOUT)), rng.choice(SMALL_TALK_QUESTIONS)]
     greeting = time_greeting(context, rng) if not context.get("history") and rng.random() < 0.4 else None
     return {"text": timed(build(required, optional, context, rng, greeting), context)}
 

@@ -42,6 +42,22 @@ SPECIFIC: dict[str, str] = {
 """Event kind -> a specific handle made of the plan's title fields (`the lunch with Charlie`, `the dinner at
 Kebab Corner`); `{x_first}` is a name's first word, `{x_bare}` a value without its article."""
 
+SHORT: dict[str, str] = {
+    "new_job": "the job at {company}", "move_flat": "the new flat", "adopt_pet": "{pet_name}",
+    "start_course": "the {subject} course", "join_gym": "{gym}", "buy_vehicle": "the {vehicle}", "city_trip": "{city}",
+    "doctor_visit": "the appointment with {doctor}", "run_race": "the {race}", "start_book": "{book}",
+    "new_cafe": "{cafe}", "friend_visit": "{friend_first}'s visit", "work_project": "{project}",
+    "hobby_session": "the {hobby}", "weekly_shop": "{market}", "cafe_visit": "{cafe}",
+    "family_call": "{relative_first}'s call", "dinner_out": "{restaurant}",
+    "colleague_lunch": "lunch with {colleague_first}",
+    "concert": "{artist}", "volunteer": "{org}", "partner_evening": "the evening with {partner_first}",
+    "relationship_talk": "the talk with {partner_first}", "meet_someone": "{new_name_first}",
+    "first_date": "{date_name_first}", "visit_family": "the trip to {relative_first}'s", "big_bill": "the {bill}",
+    "promotion": "the promotion", "restructure": "the restructuring", "milestone": "{person_first}'s {milestone}",
+    "retire": "retirement",
+}
+"""Event kind -> a short handle for later mentions (`Kebab Corner`, `the knitting`, `lunch with Charlie`)."""
+
 DOMAINS: dict[str, str] = {
     "new_job": "work", "promotion": "work", "restructure": "work", "retire": "work", "work_project": "work",
     "colleague_lunch": "social", "move_flat": "home", "adopt_pet": "pet", "start_course": "learning",
@@ -416,7 +432,16 @@ def handle_of(kind: str | None, fallback: str) -> str:
 
 def specific_handle(kind: str | None, entity: dict[str, str] | None) -> str | None:
     """The event named by its own details (`the lunch with Charlie`), or None when its fields are missing."""
-    form = SPECIFIC.get(kind or "")
+    return formatted(SPECIFIC.get(kind or ""), entity)
+
+
+def short_handle(kind: str | None, entity: dict[str, str] | None) -> str | None:
+    """The event named briefly by a detail (`Kebab Corner`, `the knitting`), or None."""
+    return formatted(SHORT.get(kind or ""), entity)
+
+
+def formatted(form: str | None, entity: dict[str, str] | None) -> str | None:
+    """`form` filled from a plan's fields (`{x_first}`: a name's first word, `{x_bare}`: without its article)."""
     if not form or not entity:
         return None
     fields: dict[str, str] = {}

@@ -20,7 +20,7 @@ from typing import Any
 from tasks.common.facttext import mentions
 from tasks.llm.providers.narrators.corpus import band
 from tasks.llm.providers.narrators.dialogue import attachment_lines, build, ensure_phrases, time_greeting, timed
-from tasks.llm.providers.narrators.lexicon import handle_of, specific_handle
+from tasks.llm.providers.narrators.lexicon import handle_of, short_handle, specific_handle
 from tasks.llm.providers.narrators.realize import capital, gerund, past, referred, sentence, short_np, uncap
 from tasks.llm.providers.offline import narrator
 
@@ -38,7 +38,7 @@ def feeling(valence: str, style: dict[str, Any], handle: str, rng: random.Random
     adjective = rng.choice(FEELINGS[valence])
     degree = "" if adjective.startswith(("a bit", "fed")) else rng.choice(DEGREES[b])
     prep = "of" if adjective == "proud" else "about"
-    about = rng.choice((f"{prep} {handle}", f"{prep} it", ""))
+    about = f"{prep} {handle}"
     core = " ".join(w for w in ("I'm", degree, adjective, about) if w)
     if valence == "positive" and rng.random() < 0.25:
         return sentence(rng.choice((f"{capital(handle)} made my day", f"{capital(handle)} went better than I hoped",
@@ -108,13 +108,18 @@ def fact_line(fact: dict[str, Any], rng: random.Random, lead: str = "", doc: boo
 ASKS = {
     "advice_seeking": ("What would you do next about {h}?", "How should I handle {h} from here?",
                        "Should I tell anyone about {h} yet?", "How do I stop worrying about {h}?",
-                       "What's the best way to approach {h} now?"),
+                       "What's the best way to approach {h} now?", "What's my next step with {h}?",
+                       "How would you deal with {h} if you were me?", "Is there a sensible plan for {h}?",
+                       "How do I get past {h} without stressing?"),
     "scheduling": ("Could you help me fit {h} into next week?", "When should I book time for {h}?",
-                   "How do I schedule {h} around work?"),
+                   "How do I schedule {h} around work?", "Which day would suit {h} best?",
+                   "Can you help me find a slot for {h}?", "How do I fit {h} into a busy week?"),
     "status_update": ("Just keeping you posted on {h}.", "I'll let you know how {h} develops.",
-                      "That's where {h} stands for now."),
+                      "That's where {h} stands for now.", "So that's the latest on {h}.",
+                      "More on {h} when I know it.", "That's the state of {h} today."),
     "information_sharing": ("Thought you'd like to know about {h}.", "Just wanted to tell someone about {h}.",
-                            "Do you think I should tell anyone about {h}?"),
+                            "Do you think I should tell anyone about {h}?", "I had to share {h} with someone.",
+                            "Anyway, that was {h}.", "I wanted you to hear about {h} first."),
     "attachment_consultation": ("Could you look it over and tell me what stands out about {h}?",
                                 "Could you help me make sense of it before {h} goes any further?",
                                 "What should I check first in it about {h}?"),
@@ -131,14 +136,18 @@ def topic_handle(event: dict[str, Any], rng: random.Random | None = None) -> str
     its kind (`the lunch`)."""
     generic = handle_of(event.get("kind"), short_np(event.get("title") or "the plan"))
     specific = specific_handle(event.get("kind"), event.get("entity"))
-    return specific if specific and (rng is None or rng.random() < 0.6) else generic
+    short = short_handle(event.get("kind"), event.get("entity"))
+    draw = 0.0 if rng is None else rng.random()
+    if specific and draw < 0.45:
+        return specific
+    return short if short and draw < 0.8 else generic
 
 
 def named_once(text: str, event: dict[str, Any], context: dict[str, Any]) -> str:
     """`text` naming the event by its details once and by its kind after (realize.referred), in the sentences
     that state no fact (a fact's words stay as they are)."""
     specific = specific_handle(event.get("kind"), event.get("entity")) or ""
-    generic = handle_of(event.get("kind"), "it")
+    generic = short_handle(event.get("kind"), event.get("entity")) or handle_of(event.get("kind"), "it")
     phrases = [f["must_include"] for f in context.get("facts") or []]
     out, seen = [], False
     for s in _SENTENCES.split(text):
@@ -207,7 +216,8 @@ def initial_plan(context: dict[str, Any], rng: random.Random) -> tuple[list[str]
         act = ask(cat, handle, rng)
         (required if cat in ("advice_seeking", "scheduling", "attachment_consultation") else optional).append(act)
     if not context.get("intro"):
-        optional.insert(0 if rng.random() < 0.5 else len(optional), feeling(event["valence"], style, handle, rng))
+        mood = feeling(event["valence"], style, topic_handle(event, rng), rng)
+        optional.insert(0 if rng.random() < 0.5 else len(optional), mood)
     return required, optional
 
 
@@ -240,28 +250,46 @@ def react(context: dict[str, Any], handle: str, rng: random.Random) -> str:
     """A reaction to the assistant's last reply, naming the suggestion it made when there was one."""
     s = suggestion_of(context.get("last_assistant") or "")
     if s and rng.random() < 0.85:
-        return sentence(rng.choice((f"I like the idea of {s}", f"{capital(s)} sounds doable",
-                                    f"Good point about {s}", f"I hadn't thought of {s}", f"{capital(s)} makes sense")))
-    return sentence(rng.choice((f"Thanks, that helps with {handle}", f"That makes sense for {handle}",
-                                f"Okay, that's useful for {handle}", f"Thanks, that helps me think about {handle}")))
+        return sentence(rng.choice((
+            f"I like the idea of {s}", f"{capital(s)} sounds doable", f"Good point about {s}",
+            f"I hadn't thought of {s}", f"{capital(s)} makes sense", f"I'll try {s}", f"{capital(s)} is a good shout",
+            f"Yes, {s} could work", f"I might start with {s}", f"{capital(s)} is easy enough",
+            f"Oh, {s}, that's clever", f"I can manage {s}")))
+    return sentence(rng.choice((
+        f"Thanks, that helps with {handle}", f"That makes sense for {handle}", f"Okay, that's useful for {handle}",
+        f"That's a fair way to look at {handle}", f"Right, I'll keep that in mind for {handle}",
+        f"Good, that settles a bit of {handle} for me")))
 
 
 FOLLOW_ASKS = ("Should I tell people about {p} yet?", "How do I keep track of {p} without overthinking it?",
                "What would you do next with {p}?", "Is it normal to feel unsure about {p}?",
                "When should I make time for {p} again?", "What could go wrong with {p}?",
-               "How do I make {p} part of my week?", "Is there anything about {p} I should be careful with?")
+               "How do I make {p} part of my week?", "Is there anything about {p} I should be careful with?",
+               "Who else should know about {p}?", "Would you write {p} down somewhere?",
+               "What's the first thing you'd sort out with {p}?", "Am I overthinking {p}?",
+               "How would you plan around {p}?", "Is {p} worth making a fuss about?",
+               "What would make {p} easier?", "Should {p} change anything else this month?",
+               "Do people usually worry about something like {p}?", "How soon should I follow up on {p}?")
 AGAIN_ASKS = ("Do you think I should {t} again soon?", "Would it be too much to {t} again next week?",
-              "Is it worth trying to {t} again?", "How often would you {t}, realistically?")
+              "Is it worth trying to {t} again?", "How often would you {t}, realistically?",
+              "Should I plan to {t} every month?", "Would you {t} again in my place?")
 """Questions that name what the user did (its plan's verb phrase), so they are about this event."""
 
 
 def worry(event: dict[str, Any], handle: str, rng: random.Random) -> str:
     """A second thought about the event, naming it."""
     if event["valence"] == "positive":
-        return sentence(rng.choice((f"I just hope {handle} keeps going this well", f"I don't want to overdo {handle}",
-                                    f"{capital(handle)} still feels new", f"I keep thinking about {handle}")))
-    return sentence(rng.choice((f"I don't want {handle} to go wrong again", f"{capital(handle)} still bothers me a bit",
-                                f"I'm trying not to dwell on {handle}")))
+        return sentence(rng.choice((
+            f"I just hope {handle} keeps going this well", f"I don't want to overdo {handle}",
+            f"{capital(handle)} still feels new", f"I keep thinking about {handle}",
+            f"{capital(handle)} put me in a good mood all day", f"I told myself {handle} was a one-off, but maybe not",
+            f"Part of me wants more of {handle} already", f"{capital(handle)} felt like a small reward",
+            f"I'd like {handle} to become a habit", f"I was smiling about {handle} on the way home")))
+    return sentence(rng.choice((
+        f"I don't want {handle} to go wrong again", f"{capital(handle)} still bothers me a bit",
+        f"I'm trying not to dwell on {handle}", f"{capital(handle)} put a dent in my week",
+        f"I keep replaying {handle} in my head", f"{capital(handle)} was not how I'd pictured it",
+        f"I'd rather {handle} hadn't happened like that", f"Honestly, {handle} threw me off")))
 
 
 @narrator("user_turn_followup")
@@ -278,7 +306,8 @@ def user_turn_followup(context: dict[str, Any], rng: random.Random) -> dict[str,
         q = sentence(rng.choice(asks).format(t=event["title"]), end="?")
     required = [react(context, handle, rng), q]
     optional = list(attachment_lines(context["attachment"], rng, 1)) if context.get("attachment") else []
-    optional += [worry(event, handle, rng), feeling(event["valence"], context["style"], handle, rng)]
+    optional += [worry(event, topic_handle(event, rng), rng),
+                 feeling(event["valence"], context["style"], topic_handle(event, rng), rng)]
     text = build(required, optional, context, rng)
     text = named_once(text, event, {"paraphrase": para})
     return {"text": timed(ensure_phrases(text, {"paraphrase": para}), context)}

@@ -9,8 +9,10 @@ sentence per fact instead. Any fact the templates missed is appended, so every `
 from __future__ import annotations
 
 import random
+import string
 from typing import Any
 
+from tasks.llm.providers.narrators.realize import past
 from tasks.llm.providers.narrators.world_life import ASIDES, BECAUSE, CONSTRAINT_LINES, CONSTRAINT_SUFFIXES, LIFE_CORE
 from tasks.llm.providers.offline import narrator
 
@@ -244,7 +246,7 @@ def _event_story(context: dict[str, Any], mentions: list[str], rng: random.Rando
     valence = event["valence"]
     fields = dict(context["entity"]) | {f"m{i}": m for i, m in enumerate(mentions)}
     fields |= {f"a_m{i}": article(m) for i, m in enumerate(mentions)}
-    core = rng.choice(CORE[event["kind"]][valence]).format_map(_Blank(fields))
+    core = _core(CORE[event["kind"]][valence], fields, event, rng)
     if fields.get("cause"):
         core += " " + rng.choice(BECAUSE).format(cause=fields["cause"])
     extra = [rng.choice(ASIDES[f["attribute"]]).format(m=f["mention"]) for f in asides if f["mention"] not in core]
@@ -256,6 +258,18 @@ def _event_story(context: dict[str, Any], mentions: list[str], rng: random.Rando
         sentences.insert(0, rng.choice(OPENERS[tone]))
     text = " ".join(sentences)
     return f"{text} {rng.choice(EMOJI[valence])}" if style["emoji"] else text
+
+
+def _core(templates: tuple[str, ...], fields: dict[str, str], event: dict[str, Any], rng: random.Random) -> str:
+    """A core sentence whose every field has a value (a routine that changed nothing has no fact mention to name):
+    one of `templates` drawn as before when it can be filled, else another, else the plan's title in the past."""
+    first = rng.choice(templates)
+    for template in (first, *[t for t in templates if t != first]):
+        names = [n for _, n, _, _ in string.Formatter().parse(template) if n]
+        if all(str(fields.get(n) or "").strip() for n in names):
+            return template.format_map(_Blank(fields))
+    title = str(event.get("title") or "").strip()
+    return f"I {past(title)}." if title else "It happened today."
 
 
 def _feeling(style: dict[str, Any], valence: str, severity: int, rng: random.Random) -> str:

@@ -15,8 +15,8 @@ LIFE_CORE: dict[str, dict[str, tuple[str, ...]]] = {
                      "So much for my plans: the {m0} got rained off.", "Rain again, so no {m0} for me, oh well."),
     },
     "weekly_shop": {
-        "positive": ("Did the weekly shop at {m0}, fridge is full again.", "Weekly groceries sorted at {m0}.",
-                     "Quick run round {m0} for the week's food."),
+        "positive": ("Did the weekly shop at {market}, fridge is full again.", "Weekly groceries sorted at {market}.",
+                     "Quick run round {market} for the week's food."),
         "negative": ("That was a wasted {m0}: half the shelves were empty.",
                      "I made the {m0} for nothing, I forgot my bag and my list.",
                      "Annoying: the {m0} was wasted, the shop closed early."),
