@@ -17,7 +17,6 @@ schemas/corpus.py MENTION_MODES and come with their realizations.
 
 from __future__ import annotations
 
-import re
 import string
 from dataclasses import dataclass
 from typing import Any
@@ -38,7 +37,7 @@ PARAPHRASES: dict[str, tuple[str, ...]] = {
     "course": ("{who} signed up at {school} to learn {subject}",),
     "current_book": ("{who} started {author}'s {book}", "{who} picked up {book}, the one by {author}"),
     "trip": ("{who} spent a {length} in {city}", "{who} got away to {city} for a {length}"),
-    "volunteering": ("{who} now help out at {org}, on {task}", "{who} took on {task} for {org}"),
+    "volunteering": ("{who} started helping out at {org}, on {task}", "{who} took on {task} for {org}"),
     "evening_out": ("{partner} and I spent the evening at {place}", "{who} took {partner} to {place}"),
     "celebration": ("{who} marked the {milestone} at {venue}",),
     "bill_paid": ("{who} cleared the whole {bill}", "{who} paid off the {bill} completely"),
@@ -66,8 +65,8 @@ class Realization:
 
 
 def value_fields(fact: Fact, world: World) -> dict[str, str]:
-    """The plan fields a story fact's value is made of (`dish`, `restaurant`), when the value is exactly their
-    composition by one of the attribute's paraphrase frames' fields; {} for background facts and others."""
+    """The fields of the plan behind a story fact's event (`dish`, `restaurant`); {} for background facts.
+    `paraphrase` uses them only when every field its frame names is part of the value."""
     event = next((e for e in world.events if e.event_id == fact.event_id), None)
     plan = next((p for p in world.plans if event is not None and p.plan_id == event.plan_id), None)
     if plan is None:
@@ -90,7 +89,6 @@ def paraphrase(fact: Fact, persona: Persona, world: World, pick: float) -> Reali
     if not all(mentions(fact.value, p) for p in parts):  # the frame says what the value says, no more
         return None
     clause = frame.format(who=who(fact, persona, "first"), **fields)
-    clause = re.sub(r"\bI now help\b", "I now help", clause)
     if mentions(clause, fact.value):  # other words, so never the value verbatim
         return None
     return Realization(fact.fact_id, "paraphrased", clause, parts)
