@@ -240,7 +240,7 @@ def filler_reply(context: dict[str, Any], rng: random.Random) -> str:
         return " ".join([rng.choice((f"Happy to help with {topic}.", f"Of course, I can help with {topic}.",
                                      f"Sure, let's sort out {topic}.")), answer,
                          rng.choice(("Want me to change anything in it?", "Shall I make a shorter version?",
-                                     f"Is that the kind of {topic} you had in mind?"))])
+                                     "Is that what you had in mind?"))])
     remark = dialogue_filler.SMALL_TALK.get(topic) or f"I always enjoy hearing about {topic}."
     return " ".join([rng.choice((f"Ha, I know what you mean about {topic}.", f"Oh, {topic}, nice.",
                                  f"I like that you noticed {topic}.")), remark,
