@@ -41,6 +41,7 @@ from warehouse.catalog import refresh_catalog, session
 from warehouse.ledger import ledger_by_stage_model, ledger_markdown
 from warehouse.measures import load_reference, personas_of
 from warehouse.parquet import land_rows
+from warehouse.parsecache import default_cache
 from warehouse.paths import Layout, prepare_home
 from warehouse.provenance import code_version, package_versions
 from warehouse.runs import new_run_id, record_run
@@ -255,7 +256,7 @@ def corpus_figures(con, config: BuildConfig, run_id: str) -> dict[str, Any]:
         "dialogue": release.dialogue_stats(con, run_id), "companion": release.companion_stats(con, run_id, config),
         "domain": {"name": config.domain, **pack_for(config).release_stats(con, run_id)},
         "measures": [r.model_dump(mode="json") for r in measure_corpus(personas_of(con, run_id),
-                                                                        config.gates.grammar_sample)],
+                                                                        config.gates.grammar_sample, default_cache())],
     }
 
 

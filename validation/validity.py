@@ -28,8 +28,9 @@ def run_measures(con: duckdb.DuckDBPyConnection, run_id: str) -> list[MeasureRow
     if stored:
         return stored
     from tasks.metrics import measure_corpus
+    from warehouse.parsecache import default_cache
 
-    return measure_corpus(personas_of(con, run_id))
+    return measure_corpus(personas_of(con, run_id), parse_cache=default_cache())
 
 
 SHARE_SLACK_Z = 3.29

@@ -22,6 +22,7 @@ from schemas.tables import TABLES, empty_relation, from_records
 from schemas.world import Event, Fact, Plan, WorldEntity
 from tasks.metrics.corpus import PersonaCorpus
 from warehouse.catalog import _quote as quote
+from warehouse.parsecache import default_cache
 
 _LISTS = {"turns": Turn, "documents": Document, "chunks": Chunk, "bullets": Bullet, "events": Event, "plans": Plan,
           "facts": Fact, "entities": WorldEntity, "questions": Question, "evidence": Evidence}
@@ -141,7 +142,7 @@ def measure_benchmark(fmt: str, path: Path) -> list[MeasureRow]:
     from warehouse.interop import read_benchmark
 
     bundle, _ = read_benchmark(fmt, path)
-    return measure_corpus(bundle_corpora(bundle))
+    return measure_corpus(bundle_corpora(bundle), parse_cache=default_cache())
 
 
 def load_reference() -> dict | None:
@@ -201,7 +202,7 @@ def measure_ref(layout, ref: str, verify: bool = True) -> list[MeasureRow]:
     try:
         if not con.execute("select count(*) from questions where run_id = ?", [run_id]).fetchone()[0]:
             raise ValueError(f"{ref!r} has no questions: the measures need a benchmark with questions")
-        return measure_corpus(personas_of(con, run_id), sample)
+        return measure_corpus(personas_of(con, run_id), sample, default_cache())
     finally:
         con.close()
 

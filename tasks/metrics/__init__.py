@@ -16,20 +16,24 @@ from collections.abc import Iterable
 
 from schemas.metrics import MeasureRow, measure_names  # noqa: F401  (the names, for callers)
 from tasks.metrics.corpus import PersonaCorpus
+from tasks.metrics.grammar import VerdictCache
 
 GRAMMAR_SAMPLE = 400
 """Sentences per role the grammar check parses (a seeded sample)."""
 
 
-def measure_corpus(personas: Iterable[PersonaCorpus], grammar_sample: int = GRAMMAR_SAMPLE) -> list[MeasureRow]:
-    """Every validity measure of the corpus made of `personas` (see the module doc)."""
+def measure_corpus(personas: Iterable[PersonaCorpus], grammar_sample: int = GRAMMAR_SAMPLE,
+                   parse_cache: VerdictCache | None = None) -> list[MeasureRow]:
+    """Every validity measure of the corpus made of `personas` (see the module doc); `parse_cache` remembers
+    grammar verdicts across runs (warehouse/parsecache.py)."""
     from tasks.metrics.coherence import CoherenceTally
     from tasks.metrics.difficulty import DifficultyTally
     from tasks.metrics.facts import FactTally
     from tasks.metrics.language import LanguageTally
     from tasks.metrics.questions import QuestionTally
 
-    tallies = [LanguageTally(grammar_sample), CoherenceTally(), FactTally(), QuestionTally(), DifficultyTally()]
+    tallies = [LanguageTally(grammar_sample, parse_cache), CoherenceTally(), FactTally(), QuestionTally(),
+               DifficultyTally()]
     for corpus in personas:
         for tally in tallies:
             tally.add(corpus)

@@ -19,6 +19,7 @@ import importlib.util
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from tasks.metrics.text import fold
 
@@ -74,16 +75,36 @@ def _parser():
     return lg, dictionary, options
 
 
-def parses(sentence: str) -> bool | None:
-    """True when the sentence gets a complete parse; None when it is too long or the parse timed out."""
+class VerdictCache(Protocol):
+    """Where verdicts are remembered across builds (warehouse/parsecache.py ParseCache)."""
+
+    def get(self, sentence: str) -> tuple[bool, bool | None]: ...
+
+    def put(self, sentence: str, verdict: bool | None) -> None: ...
+
+
+def parser_key() -> str:
+    """What a verdict depends on besides the sentence: the Link Grammar version and the parse options."""
+    return f"{getattr(_module(), '__version__', 'unknown')}|{LINKAGE_LIMIT}|{MAX_WORDS}|{MAX_PARSE_SECONDS}"
+
+
+def parses(sentence: str, cache: VerdictCache | None = None) -> bool | None:
+    """True when the sentence gets a complete parse; None when it is too long or the parse timed out. With a
+    `cache`, a sentence seen before is not parsed again."""
     text = fold(sentence)
     if len(text.split()) > MAX_WORDS:
         return None
+    found, verdict = cache.get(text) if cache is not None else (False, None)
+    if found:
+        return verdict
     lg, dictionary, options = _parser()
     try:
-        return len(lg.Sentence(text, dictionary, options).parse()) > 0
+        verdict = len(lg.Sentence(text, dictionary, options).parse()) > 0
     except lg.LG_TimerExhausted:
-        return None
+        verdict = None
+    if cache is not None:
+        cache.put(text, verdict)
+    return verdict
 
 
 @dataclass
@@ -94,9 +115,10 @@ class ParseTally:
     checked: int = 0
     skipped: int = 0
     failures: list[str] = field(default_factory=list)
+    cache: VerdictCache | None = None
 
     def add(self, sentence: str) -> None:
-        ok = parses(sentence)
+        ok = parses(sentence, self.cache)
         if ok is None:
             self.skipped += 1
             return

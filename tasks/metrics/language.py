@@ -42,8 +42,9 @@ class _RoleTally:
 class LanguageTally:
     """Accumulates the language measures one persona at a time."""
 
-    def __init__(self, sample: int = 400) -> None:
+    def __init__(self, sample: int = 400, cache: grammar.VerdictCache | None = None) -> None:
         self.size = sample
+        self.cache = cache
         self.roles = {role: _RoleTally() for role in ROLES}
 
     def add(self, corpus: PersonaCorpus) -> None:
@@ -107,7 +108,7 @@ class LanguageTally:
         name = f"language.{role}.complete_parses"
         if not grammar.available():
             return _row(name, None, 0, note="Link Grammar is not installed")
-        tally = grammar.ParseTally()
+        tally = grammar.ParseTally(cache=self.cache)
         for _, sentence in sorted(t.sample, reverse=True):  # by digest: a fixed order for a fixed sample
             tally.add(sentence)
         return _row(name, tally.share, tally.checked,

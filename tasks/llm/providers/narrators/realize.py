@@ -14,10 +14,32 @@ import functools
 import random
 import re
 
-import inflect
 from lemminflect import getAllLemmas, getInflection
 
-_ENGINE = inflect.engine()
+
+def _inflect_engine():
+    """An `inflect` engine, imported without typeguard's instrumentation: inflect 7.2+ wraps each method in
+    `@typechecked`, which re-parses the module's source at import, 3.7 s a process here (jaraco/inflect#212,
+    open; datamodel-code-generator PR 3458 does the same). The realizer passes it plain strings and ints, so the
+    runtime checks add nothing; any other importer of typeguard gets the real module back."""
+    import sys
+    import types
+
+    saved = sys.modules.get("typeguard")
+    stub = types.ModuleType("typeguard")
+    stub.typechecked = lambda target=None, **_: target if target is not None else (lambda f: f)  # type: ignore
+    sys.modules["typeguard"] = stub
+    try:
+        import inflect
+    finally:
+        if saved is None:
+            sys.modules.pop("typeguard", None)
+        else:
+            sys.modules["typeguard"] = saved
+    return inflect.engine()
+
+
+_ENGINE = _inflect_engine()
 _IRREGULAR_FALLBACK = {"be": ("was", "been", "being"), "have": ("had", "had", "having"), "do": ("did", "done", "doing")}
 PARTICLES = frozenset("out off by up over on in down back through around away".split())
 DETERMINERS = frozenset("a an the my your his her our their this that these those some".split())
@@ -145,6 +167,9 @@ def uncap(text: str) -> str:
         return text
     first = re.sub(r"[^\w'-]", "", text.split()[0])
     low = first.lower()
+    second = text.split()[1] if len(text.split()) > 1 else ""
+    if first[:1].isupper() and low not in COMMON_STARTS and second[:1].isupper():  # `Fresh Market`, `Blue Door`
+        return text
     if first[:1].isupper() and low not in COMMON_STARTS and (low in NAMELIKE or not getAllLemmas(low)):
         return text
     return text[:1].lower() + text[1:]
