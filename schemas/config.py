@@ -92,15 +92,16 @@ class DialogueOptions(_Strict):
     )
     max_attempts: int = Field(3, ge=1, le=5, description="wordings tried per turn before a template or a drop")
     mention_modes: dict[str, float] = Field(
-        default_factory=lambda: {"paraphrased": 0.5},
+        default_factory=lambda: {"paraphrased": 0.5, "corrected": 0.06, "about_other": 0.12, "hypothetical": 0.08},
         description="share of each mention mode among the opening mentions that can take it (tasks/dialogue/"
-                    "mentions.py); the rest are explicit",
+                    "mentions.py): paraphrased and corrected share one draw (the rest explicit), about_other and "
+                    "hypothetical (distractors said beside the fact) a second",
     )
 
     @field_validator("mention_modes")
     @classmethod
     def _known_modes(cls, shares: dict[str, float]) -> dict[str, float]:
-        realized = ("paraphrased",)
+        realized = ("paraphrased", "corrected", "about_other", "hypothetical")
         unknown = sorted(set(shares) - set(realized))
         if unknown:
             raise ValueError(f"mention_modes: {', '.join(unknown)} cannot be set (the narrators realize "
@@ -108,6 +109,9 @@ class DialogueOptions(_Strict):
         bad = sorted(k for k, v in shares.items() if not 0 <= v <= 1)
         if bad:
             raise ValueError(f"mention_modes: the share of {', '.join(bad)} must be between 0 and 1")
+        for group in (("paraphrased", "corrected"), ("about_other", "hypothetical")):
+            if sum(shares.get(k, 0.0) for k in group) > 1:
+                raise ValueError(f"mention_modes: {' + '.join(group)} share one draw and must add up to at most 1")
         return shares
     memory_rate: float | None = Field(
         None, ge=0, le=1,

@@ -318,7 +318,8 @@ def check_initial_turns(audit: Audit) -> None:
     for turn in sorted(audit.corpus.turns, key=lambda t: (t.timestamp, t.turn_id)):
         if turn.role == "user" and turn.bullet_id and turn.bullet_id not in first:
             first[turn.bullet_id] = turn
-    paraphrased = {(m.evidence_id, m.fact_id) for m in audit.corpus.mentions if m.mode == "paraphrased" and m.counts}
+    paraphrased = {(m.evidence_id, m.fact_id) for m in audit.corpus.mentions
+                   if m.mode in ("paraphrased", "corrected") and m.counts}
     for bid, turn in first.items():
         for fid in audit.bullets[bid].fact_ids if bid in audit.bullets else []:
             fact = audit.facts.get(fid)

@@ -6,27 +6,45 @@ A mention has a mode:
   falafel wraps`): a reader recovers the value, a string match on it does not. Made from the event's plan
   fields with the attribute's frames below, so only facts of story events whose value is built from those fields
   have one;
+- `corrected`: the user first gets one part wrong and puts it right in the same message (`I went to Luigi's and
+  had the falafel wraps. Sorry, I mixed that up: it was Kebab Corner, not Luigi's.`): two rows, the slip
+  (`counts = false`, its span the wrong clause) and the correction (`counts = true`, its span the correcting
+  sentence); the value is only recovered by putting the two together and believing the second;
+- `about_other`: the same kind of thing done by someone else, with other values (`That reminds me, my sister Ann
+  went to Nando's and had the lamb.`): a distractor, `counts = false`;
+- `hypothetical`: the persona's own alternative that did not happen (`I nearly went to Nando's instead.`): a
+  distractor, `counts = false`;
 - `reference`: the fact named without its value (`my new gym`, `that dinner out`): a follow-up or a callback;
   no evidence of the value.
-The narration issue's further modes (implied, split, corrected, about someone else, hypothetical) are declared in
+A distractor's other values come from the event kind's own draw (tasks/world/catalog*.py) on the persona's
+profile, so they are the kind of thing this person would do; one is used only when its words carry no surface
+form of any of the persona's facts (a distractor never states, anticipates or contradicts the fact store).
+The narration issue's remaining modes (implied, split; a correction in a later session) are declared in
 schemas/corpus.py MENTION_MODES and come with their realizations.
 
-`dialogue.mention_modes` sets the share of each mode among the opening mentions that can take it (`paraphrased`:
-0.5 by default); the rest are explicit. The choice is seeded per bullet, so it never depends on wording attempts.
+`dialogue.mention_modes` sets the share of each mode among the opening mentions that can take it (defaults:
+paraphrased 0.5, corrected 0.06, about_other 0.12, hypothetical 0.08). `corrected` and `paraphrased` share one
+draw (a mention is one or the other, the rest explicit); a distractor is a second draw, at most one per fact.
+The choice is seeded per bullet, so it never depends on wording attempts.
 """
 
 from __future__ import annotations
 
+import random
+import re
 import string
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from schemas.config import BuildConfig
 from schemas.corpus import Turn
 from schemas.profile import Persona
 from schemas.world import Fact, World
-from tasks.common.facttext import carries_first, mentions, who
+from tasks.common.facttext import capital, carries, carries_first, first_name, mentions, who
 from tasks.common.rng import rng_for
+from tasks.world.catalog import KINDS
+
+SENTENCES = re.compile(r"(?<=[.!?])\s+")
 
 PARAPHRASES: dict[str, tuple[str, ...]] = {
     "dinner_out": ("{who} went to {restaurant} and had the {dish}",
@@ -36,7 +54,7 @@ PARAPHRASES: dict[str, tuple[str, ...]] = {
     "concert": ("{who} went to {venue} to see {artist}", "{who} caught {artist} live, at {venue}"),
     "course": ("{who} signed up at {school} to learn {subject}",),
     "current_book": ("{who} started {author}'s {book}", "{who} picked up {book}, the one by {author}"),
-    "trip": ("{who} spent a {length} in {city}", "{who} got away to {city} for a {length}"),
+    "trip": ("{who} spent a {length} break in {city}", "{who} got away to {city} for a {length} break"),
     "volunteering": ("{who} started helping out at {org}, on {task}", "{who} took on {task} for {org}"),
     "evening_out": ("{partner} and I spent the evening at {place}", "{who} took {partner} to {place}"),
     "celebration": ("{who} marked the {milestone} at {venue}",),
@@ -50,18 +68,87 @@ PARAPHRASES: dict[str, tuple[str, ...]] = {
     "move_fell_through": ("{who} lost the place at {address}",),
     "relationship_status": ("{partner} and I are properly together now",),
     "home": ("{who} moved into the flat at {address}", "the new place is a flat on {address}"),
+    "abandoned_book": ("{who} gave up on {book} halfway through, the {author} one",
+                       "{who} couldn't get into {author}'s {book} and put it down"),
+    "session_rained_off": ("the rain put a stop to {hobby} at {spot}", "{who} got rained off at {spot}, so no {hobby}"),
+    "course_cancelled": ("the {subject} classes at {school} were called off",),
+    "family_visit": ("{relative} and I caught up on {topic}",),
+    "race_result": ("{who} ran {race} and finished in {minutes} minutes", "{who} did {race} in {minutes} minutes flat"),
+    "gig_cancelled": ("the {artist} show was cancelled",),
+    "project_on_hold": ("the {project} work has been put on hold",),
+    "purchase_fell_through": ("buying the {vehicle} fell through",),
 }
 """Attribute -> other frames for its value, made of the plan's fields (every field the value names appears)."""
 
 
+HYPOTHETICALS: dict[str, tuple[str, ...]] = {
+    "dinner_out": ("I nearly went to {restaurant} instead", "next time I might try the {dish} at {restaurant}"),
+    "cafe_visit": ("I almost got {drink} at {cafe} instead", "next time I might try {cafe}"),
+    "hobby_session": ("I'd thought about {hobby} at {spot} instead", "I might give {hobby} a go at some point"),
+    "concert": ("I nearly went to see {artist} at {venue} instead", "I'd love to see {artist} one day"),
+    "course": ("I also looked at learning {subject} at {school}, but I didn't sign up",),
+    "current_book": ("I was tempted by {book} too, but I haven't started it",
+                     "{author}'s {book} is next on my list, if I ever get to it"),
+    "trip": ("we'd talked about {city} instead, but it never happened", "one day I'd like to see {city}"),
+    "volunteering": ("I'd considered {task} at {org}, but I never followed it up",),
+    "evening_out": ("we nearly went to {place} instead",),
+    "home": ("I'd also looked at a flat on {address}, but it didn't work out",),
+}
+"""Attribute -> the persona's own alternative that did not happen (mode `hypothetical`), in other values."""
+
+OTHERS: dict[str, tuple[str, ...]] = {
+    "dinner_out": ("{who} swears by the {dish} at {restaurant}",
+                   "{who} went to {restaurant} recently and had the {dish}"),
+    "cafe_visit": ("{who} always gets {drink} at {cafe}", "{who} keeps telling me to try {cafe}"),
+    "hobby_session": ("{who} has been doing {hobby} at {spot}", "{who} has got really into {hobby}"),
+    "concert": ("{who} has seen {artist} at {venue}", "{who} is a huge fan of {artist}"),
+    "course": ("{who} is learning {subject} at {school}", "{who} did a {subject} course at {school}"),
+    "current_book": ("{who} is reading {book}", "{who} keeps recommending {author}'s {book}"),
+    "trip": ("{who} has just been to {city} for a {length} break", "{who} keeps going on about {city}"),
+    "volunteering": ("{who} does {task} at {org}", "{who} volunteers at {org}"),
+    "home": ("{who} has just moved into a flat on {address}",),
+}
+"""Attribute -> what someone close to the persona does of the same kind (mode `about_other`), in other values."""
+
+OTHER_LINES = ("That reminds me, {c}.", "{C}, so we compared notes.", "{C}, which got me thinking.",
+               "{C}, as it happens.", "Funnily enough, {c}.")
+CORRECTIONS = ("Sorry, I mixed that up: it was {real}, not {wrong}.", "Actually, it was {real}, not {wrong}.",
+               "Wait, I tell a lie: it was {real}, not {wrong}.", "No, hang on, it was {real} rather than {wrong}.")
+
+
 @dataclass(frozen=True)
 class Realization:
-    """How one fact is to be said in a turn: the clause, its mode, and the phrases that carry the value."""
+    """How one fact is to be said in a turn: the clause, its mode, and the phrases that carry the value. A
+    `corrected` one also has the clause said first (`wrong`, one part `slip` instead of `right`) and the correcting
+    sentence (`correction`), which follows it."""
 
     fact_id: str
     mode: str
     clause: str
     parts: tuple[str, ...]
+    wrong: str | None = None
+    correction: str | None = None
+    slip: str | None = None
+    right: str | None = None
+
+
+@dataclass(frozen=True)
+class Distractor:
+    """A sentence about the fact's kind of thing that is not the fact (mode `about_other` or `hypothetical`): said
+    after the fact, recorded with `counts = false`, its words carrying none of the persona's facts."""
+
+    fact_id: str
+    mode: str
+    sentence: str
+    parts: tuple[str, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class MentionPlan:
+    """Per fact of a bullet's opening, its realization (None: explicit) and the distractors said with them."""
+
+    realized: list[Realization | None]
+    distractors: list[Distractor]
 
 
 def value_fields(fact: Fact, world: World) -> dict[str, str]:
@@ -74,53 +161,179 @@ def value_fields(fact: Fact, world: World) -> dict[str, str]:
     return {k: str(v) for k, v in plan.entity.items() if str(v).strip()}
 
 
-def paraphrase(fact: Fact, persona: Persona, world: World, pick: float) -> Realization | None:
-    """The fact in other words (mode `paraphrased`), or None when its attribute has no frame or the plan's
-    fields do not make up its value. `pick` (0..1) chooses among the frames."""
+def usable_frame(fact: Fact, persona: Persona, world: World, pick: float) -> tuple[str, dict[str, str]] | None:
+    """A paraphrase frame of the fact's attribute (`pick`, 0..1, chooses) and the plan's fields, when the frame
+    says every part of the value, no more, and never the value verbatim; else None."""
     frames = PARAPHRASES.get(fact.attribute)
     fields = value_fields(fact, world) if frames else {}
     if not frames or not fields:
         return None
     frame = frames[min(len(frames) - 1, int(pick * len(frames)))]
-    names = [n for _, n, _, _ in string.Formatter().parse(frame) if n and n != "who"]
-    if any(n not in fields for n in names):
+    names = frame_fields(frame)
+    if any(n not in fields for n in names) or not all(mentions(fact.value, fields[n]) for n in names):
         return None
-    parts = tuple(fields[n] for n in names)
-    if not all(mentions(fact.value, p) for p in parts):  # the frame says what the value says, no more
+    if mentions(frame.format(who=who(fact, persona, "first"), **fields), fact.value):
         return None
+    return frame, fields
+
+
+def paraphrase(fact: Fact, persona: Persona, world: World, pick: float) -> Realization | None:
+    """The fact in other words (mode `paraphrased`), or None when its attribute has no frame or the plan's
+    fields do not make up its value. `pick` (0..1) chooses among the frames."""
+    found = usable_frame(fact, persona, world, pick)
+    if found is None:
+        return None
+    frame, fields = found
     clause = frame.format(who=who(fact, persona, "first"), **fields)
-    if mentions(clause, fact.value):  # other words, so never the value verbatim
+    return Realization(fact.fact_id, "paraphrased", clause, tuple(fields[n] for n in frame_fields(frame)))
+
+
+def frame_fields(frame: str) -> list[str]:
+    """The plan fields a frame names, `who` aside."""
+    return [n for _, n, _, _ in string.Formatter().parse(frame) if n and n != "who"]
+
+
+def plan_kind(fact: Fact, world: World) -> str | None:
+    """The event kind of the plan behind a story fact (`dinner_out`), or None."""
+    event = next((e for e in world.events if e.event_id == fact.event_id), None)
+    plan = next((p for p in world.plans if event is not None and p.plan_id == event.plan_id), None)
+    return plan.kind if plan is not None else None
+
+
+def alternative(fact: Fact, persona: Persona, world: World, names: list[str], rng: random.Random,
+                tries: int = 8) -> dict[str, str] | None:
+    """Other values for the named plan fields, from the event kind's own draw on the persona's profile: each
+    different from the real one and naming none of the persona's facts; None when no draw gives them."""
+    kind = KINDS.get(plan_kind(fact, world) or "")
+    real = value_fields(fact, world)
+    if kind is None or not names or any(n not in real for n in names):
         return None
-    return Realization(fact.fact_id, "paraphrased", clause, parts)
+    view = persona.profile.model_dump(mode="json") | {"_world": {}}
+    own = [f for f in world.facts if f.persona_id == fact.persona_id]
+    for _ in range(tries):
+        try:
+            drawn = kind.draw(rng, view)
+        except (KeyError, IndexError, ValueError, TypeError):
+            return None
+        alt = {n: str(drawn.get(n, "")).strip() for n in names}
+        if all(alt[n] and not mentions(alt[n], real[n]) and not mentions(real[n], alt[n])
+               and not any(carries(alt[n], f) for f in own) for n in names):
+            return alt
+    return None
+
+
+def other_person(persona: Persona, world: World, fact: Fact, pick: float) -> str | None:
+    """Someone close to the persona who is not part of the event, as the persona names them (`my sister Ann`)."""
+    taken = set(value_fields(fact, world).values())
+    people = [r for r in persona.profile.relationships if r.name not in taken and r.role.strip()]
+    if not people:
+        return None
+    r = people[min(len(people) - 1, int(pick * len(people)))]
+    return f"my {r.role.strip().lower()} {first_name(r.name)}"
+
+
+def corrected(fact: Fact, persona: Persona, world: World, rng: random.Random) -> Realization | None:
+    """The fact said with one part wrong, then put right (mode `corrected`), or None when it has no paraphrase
+    frame or no other value can be drawn for the part."""
+    found = usable_frame(fact, persona, world, rng.random())
+    if found is None:
+        return None
+    frame, fields = found
+    names = frame_fields(frame)
+    part = rng.choice(names)
+    alt = alternative(fact, persona, world, [part], rng)
+    if alt is None:
+        return None
+    speaker = who(fact, persona, "first")
+    correction = rng.choice(CORRECTIONS).format(real=fields[part], wrong=alt[part])
+    return Realization(fact.fact_id, "corrected", frame.format(who=speaker, **fields), tuple(fields[n] for n in names),
+                       frame.format(who=speaker, **(fields | alt)), correction, alt[part], fields[part])
+
+
+def distractor(fact: Fact, persona: Persona, world: World, mode: str, rng: random.Random) -> Distractor | None:
+    """A sentence about someone else doing the same kind of thing (`about_other`) or the persona's own
+    alternative that did not happen (`hypothetical`), in other values; None when the attribute has no frame,
+    nobody fits or no other values can be drawn."""
+    frames = (OTHERS if mode == "about_other" else HYPOTHETICALS).get(fact.attribute, ())
+    if not frames or fact.subject != persona.name:
+        return None
+    frame = rng.choice(frames)
+    names = frame_fields(frame)
+    alt = alternative(fact, persona, world, names, rng)
+    if alt is None:
+        return None
+    if mode == "hypothetical":
+        return Distractor(fact.fact_id, mode, capital(frame.format(**alt)) + ".", tuple(alt[n] for n in names))
+    person = other_person(persona, world, fact, rng.random())
+    if person is None:
+        return None
+    c = frame.format(who=person, **alt)
+    line = rng.choice(OTHER_LINES).format(c=c, C=capital(c))
+    return Distractor(fact.fact_id, mode, line, tuple(alt[n] for n in names))
 
 
 def planned(config: BuildConfig, persona: Persona, world: World, facts: list[Fact], bullet_id: str,
-            day) -> list[Realization | None]:
-    """Per fact of a bullet's opening: the paraphrase to use (with the configured share), else None (explicit)."""
-    share = config.stages.dialogue.mention_modes.get("paraphrased", 0.0)
+            day) -> MentionPlan:
+    """Per fact of a bullet's opening: corrected or paraphrased with the configured shares (one draw), else None
+    (explicit); and a distractor with the about_other or hypothetical share (a second draw)."""
+    shares = config.stages.dialogue.mention_modes
     rng = rng_for(config.seed, persona.persona_id, "dialogue", day, f"mentions:{bullet_id}")
     out: list[Realization | None] = []
+    distractors: list[Distractor] = []
     for fact in facts:
-        draw, pick = rng.random(), rng.random()
-        out.append(paraphrase(fact, persona, world, pick) if draw < share else None)
-    return out
+        draw, pick, other = rng.random(), rng.random(), rng.random()
+        fixed = shares.get("corrected", 0.0)
+        r = None
+        if draw < fixed:
+            r = corrected(fact, persona, world, rng)
+        elif draw < fixed + shares.get("paraphrased", 0.0):
+            r = paraphrase(fact, persona, world, pick)
+        out.append(r)
+        about = shares.get("about_other", 0.0)
+        mode = "about_other" if other < about else "hypothetical" if other < about + shares.get(
+            "hypothetical", 0.0) else None
+        d = distractor(fact, persona, world, mode, rng) if mode else None
+        if d is not None:
+            distractors.append(d)
+    return MentionPlan(out, distractors)
 
 
-def turn_mentions(turn: Turn, facts: dict[str, Fact], realized: dict[str, Realization],
-                  earlier: list[Turn]) -> list[dict[str, Any]]:
-    """What a committed turn mentions: each fact it states (paraphrased when it says every part of the planned
-    paraphrase and not the value, else explicit), each it names without its value (reference), and, for a
+def sentence_with(text: str, parts: tuple[str, ...]) -> str | None:
+    """The first sentence of `text` that holds every part, or None."""
+    for s in SENTENCES.split(text):
+        if parts and all(mentions(s, p) for p in parts):
+            return s.strip()
+    return None
+
+
+def turn_mentions(turn: Turn, facts: dict[str, Fact], realized: dict[str, Realization], earlier: list[Turn],
+                  distractors: list[Distractor] | tuple[Distractor, ...] = ()) -> list[dict[str, Any]]:
+    """What a committed turn mentions: each fact it states (corrected when it has the slip and the correcting
+    sentence, paraphrased when it says every part of the planned paraphrase and not the value, else explicit),
+    each it names without its value (reference), each planned distractor it says (a user turn), and, for a
     reply, each fact told earlier in the session that it repeats."""
     out = []
     for fid in turn.fact_ids:
         fact, r = facts[fid], realized.get(fid)
-        if r is not None and all(mentions(turn.text, p) for p in r.parts) and not carries_first(turn.text, fact):
+        fix = sentence_with(turn.text, (r.right, r.slip)) if r is not None and r.slip and r.right else None
+        slip = next((s for s in SENTENCES.split(turn.text) if r is not None and r.slip and mentions(s, r.slip)
+                     and not mentions(s, r.right or "")), None)
+        whole = r is not None and all(mentions(turn.text, p) for p in r.parts) and not carries_first(turn.text, fact)
+        if whole and fix and slip:
+            out.append({"fact_id": fid, "mode": "corrected", "span": slip.strip(), "counts": False})
+            out.append({"fact_id": fid, "mode": "corrected", "span": fix, "counts": True})
+        elif whole:
             span = r.clause if mentions(turn.text, r.clause) else None
-            out.append({"fact_id": fid, "mode": r.mode, "span": span, "counts": True})
+            out.append({"fact_id": fid, "mode": "paraphrased", "span": span, "counts": True})
         else:
             span = next((f for f in fact.surface_forms if mentions(turn.text, f)), None)
             out.append({"fact_id": fid, "mode": "explicit", "span": span, "counts": True})
     out += [{"fact_id": fid, "mode": "reference", "span": None, "counts": False} for fid in turn.paraphrase_ids]
+    if turn.role == "user":
+        for d in distractors:
+            span = sentence_with(turn.text, d.parts)
+            if span is not None:
+                out.append({"fact_id": d.fact_id, "mode": d.mode, "span": span, "counts": False})
     if turn.role == "assistant":  # a repeat counts when it says the value whole, else it only names the fact
         for fid in dict.fromkeys(i for t in earlier for i in t.fact_ids):
             span = next((f for f in facts[fid].surface_forms if mentions(turn.text, f)), None)

@@ -36,30 +36,14 @@ from tasks.common.facttext import (
 from tasks.common.rng import rng_for
 from tasks.common.timeutil import human_date, local_date
 from tasks.dialogue.bullets import EMOJI, SENTENCE, STAGE
-from tasks.dialogue.mentions import Realization, planned, turn_mentions
+from tasks.dialogue.fallback import FALLBACK_ASKS, FALLBACK_FOLLOWUP, FALLBACK_REPLY
+from tasks.dialogue.mentions import Distractor, Realization, planned, turn_mentions
 from tasks.dialogue.shape import shape_of, shifted_formality
 from tasks.dialogue.topics import Topic
 from tasks.dialogue.verify import Problem, TurnScope, heard_in, turn_problems, visible
 from tasks.llm.gateway import CallSpec
 from tasks.llm.rounds import Chain
 from tasks.world.catalog import KINDS
-
-FALLBACK_ASKS = {
-    "information_sharing": "I just wanted to tell you.",
-    "advice_seeking": "What would you suggest?",
-    "status_update": "Just keeping you posted.",
-    "scheduling": "Can you help me plan around it?",
-    "attachment_consultation": "Could you help me make sense of it?",
-}
-FALLBACK_FOLLOWUP = "Could you say a bit more about that?"
-FALLBACK_REPLY = (
-    "Thank you for telling me.", "That sounds like a lot to think about.",
-    "It may help to write down the next small step and when you want to take it.",
-    "Keeping a short note of how things go can make the next decision easier.",
-    "It is fine to take this one step at a time.", "I am happy to help you think it through.",
-    "If anything changes, tell me and we can adjust the plan together.",
-    "Would you like to go through the options together?",
-)
 
 
 class SessionWriter:
@@ -84,6 +68,8 @@ class SessionWriter:
         """Events already announced in this session: a later bullet of one goes on with it instead."""
         self.realized: dict[str, Realization] = {}
         """The current topic's planned realizations by fact id (tasks/dialogue/mentions.py)."""
+        self.distractors: list[Distractor] = []
+        """The current topic's planned distractors not yet said (about someone else, hypothetical)."""
         self.mentions: list[dict[str, Any]] = []
         """What each committed turn mentions: evidence id, fact id, mode, span, counts."""
 
@@ -98,9 +84,10 @@ class SessionWriter:
     def topic(self, topic: Topic) -> Chain[None]:
         self.refs = []
         facts = self.bullet_facts(topic)
-        plans = planned(self.config, self.persona, self.world, facts, topic.bullet.bullet_id, self.day) if (
-            topic.bullet and not topic.intro) else []
-        self.realized = {r.fact_id: r for r in plans if r is not None}
+        plan = planned(self.config, self.persona, self.world, facts, topic.bullet.bullet_id, self.day) if (
+            topic.bullet and not topic.intro) else None
+        self.realized = {r.fact_id: r for r in plan.realized if r is not None} if plan else {}
+        self.distractors = list(plan.distractors) if plan else []
         opening = yield from self.user_turn(topic, "initial", 0)
         if opening is None:
             return
@@ -160,7 +147,8 @@ class SessionWriter:
         event["entity"] = self.title_fields(topic)
         if kind == "followup":
             last = next((t.text for t in reversed(self.turns) if t.role == "assistant"), "")
-            return context | {"event": event, "followup_index": k, "last_assistant": last,
+            told = [f for fact in self.bullet_facts(topic) for f in fact.surface_forms]
+            return context | {"event": event, "followup_index": k, "last_assistant": last, "told": told,
                               "paraphrase": self.paraphrase(topic), "attachment": attachment}
         facts = self.bullet_facts(topic)
         return context | {
@@ -171,6 +159,7 @@ class SessionWriter:
             "callback": ({"phrase": topic.callback.phrase, "title": topic.callback_title,
                           "paraphrase": topic.callback_paraphrase} if topic.callback else None),
             "intro": topic.intro, "continues": self.continues(topic),
+            "distractors": [d.sentence for d in self.distractors],
         }
 
     def reply_event(self, topic: Topic) -> dict[str, Any] | None:
@@ -213,8 +202,10 @@ class SessionWriter:
         if r is None:
             return {"clause": self.fact_clause(topic, fact), "must_include": must_include(fact), "mode": "explicit",
                     "event": event}
-        form = next((f for f in reversed(fact.surface_forms) if mentions(r.clause, f)), r.parts[-1])
-        return {"clause": r.clause, "must_include": form, "mode": r.mode, "event": event}
+        said = f"{r.wrong} {r.correction}" if r.wrong else r.clause
+        form = next((f for f in reversed(fact.surface_forms) if mentions(said, f)), r.parts[-1])
+        out = {"clause": r.clause, "must_include": form, "mode": r.mode, "event": event}
+        return out | ({"wrong": r.wrong, "correction": r.correction} if r.wrong else {})
 
     def said(self, text: str, fact: Fact) -> bool:
         """Whether `text` says the fact as planned: its first surface form, or its planned paraphrase."""
@@ -281,7 +272,10 @@ class SessionWriter:
         missing = [r for r in (topic.when, topic.callback) if r is not None and kind == "initial" and r not in refs]
         contradicted += [Problem("time_ref_in_text", f"the opening must say {r.phrase!r} (the event was on {r.date})")
                          for r in missing]
-        return self.draft("user", text, topic, kind, carried_ids(text, facts), refs, paraphrased), contradicted
+        claims = carried_ids(text, facts, first_only=kind == "followup")  # a follow-up naming `the cycling` refers
+        paraphrased += [f.fact_id for f in facts if kind == "followup" and f.fact_id not in claims + paraphrased
+                        and carries(text, f)]
+        return self.draft("user", text, topic, kind, claims, refs, paraphrased), contradicted
 
     def checked_paraphrases(self, text: str, facts: list[Fact]) -> Chain[tuple[list[str], list[Problem]]]:
         """With a live model (the fact_check prompt): the facts `text` refers to without a surface form, and a
@@ -359,7 +353,10 @@ class SessionWriter:
         turn_gap(turn.role, self.rng, False)
         self.clock = turn.timestamp
         self.turns.append(turn)
-        self.mentions += turn_mentions(turn, self.facts, self.realized, self.turns[:-1])
+        found = turn_mentions(turn, self.facts, self.realized, self.turns[:-1], self.distractors)
+        said = {(m["fact_id"], m["mode"]) for m in found}
+        self.distractors = [d for d in self.distractors if (d.fact_id, d.mode) not in said]
+        self.mentions += found
         return turn
 
     def problems(self, turn: Turn, topic: Topic) -> list[Problem]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from pydantic import ValidationError
@@ -10,7 +11,15 @@ from pydantic import ValidationError
 from schemas.config import DialogueOptions
 from schemas.world import Event, Fact, Plan
 from tasks.common.facttext import carries, mentions
-from tasks.dialogue.mentions import paraphrase, planned
+from tasks.dialogue.mentions import (
+    SENTENCES,
+    corrected,
+    distractor,
+    paraphrase,
+    planned,
+    sentence_with,
+    turn_mentions,
+)
 from tests.tasks.worldfixture import PID, make_config, make_corpus, make_persona, make_world
 
 
@@ -49,16 +58,81 @@ def test_the_paraphrase_share_is_a_knob():
     persona = make_persona()
     never = make_config(stages={"dialogue": {"mention_modes": {"paraphrased": 0.0}}})
     always = make_config(stages={"dialogue": {"mention_modes": {"paraphrased": 1.0}}})
-    assert planned(never, persona, world, [fact], "b1", fact.valid_from) == [None]
-    (r,) = planned(always, persona, world, [fact], "b1", fact.valid_from)
-    assert r is not None and r.fact_id == fact.fact_id
+    plan = planned(never, persona, world, [fact], "b1", fact.valid_from)
+    assert plan.realized == [None] and plan.distractors == []
+    (r,) = planned(always, persona, world, [fact], "b1", fact.valid_from).realized
+    assert r is not None and r.fact_id == fact.fact_id and r.mode == "paraphrased"
+    fixed = make_config(stages={"dialogue": {"mention_modes": {"corrected": 1.0, "about_other": 1.0}}})
+    plan = planned(fixed, persona, world, [fact], "b1", fact.valid_from)
+    assert [r.mode for r in plan.realized] == ["corrected"] and [d.mode for d in plan.distractors] == ["about_other"]
 
 
 def test_mode_shares_outside_what_the_narrators_realize_are_refused():
     with pytest.raises(ValidationError, match="cannot be set"):
-        DialogueOptions(mention_modes={"hypothetical": 0.1})
+        DialogueOptions(mention_modes={"implied": 0.1})
     with pytest.raises(ValidationError, match="between 0 and 1"):
         DialogueOptions(mention_modes={"paraphrased": 1.5})
+    with pytest.raises(ValidationError, match="at most 1"):
+        DialogueOptions(mention_modes={"about_other": 0.6, "hypothetical": 0.6})
+
+
+def test_a_correction_gets_one_part_wrong_then_puts_it_right():
+    world, fact = dinner_world()
+    persona = make_persona()
+    seen = set()
+    for seed in range(12):
+        import random
+        r = corrected(fact, persona, world, random.Random(seed))
+        assert r is not None and r.mode == "corrected" and r.wrong and r.correction
+        assert r.right in ("mushroom risotto", "Luigi's") and r.slip and not mentions(r.slip, r.right)
+        assert mentions(r.wrong, r.slip) and not mentions(r.wrong, r.right)  # the slip lacks the right part
+        assert mentions(r.correction, r.right) and mentions(r.correction, r.slip)
+        assert not any(carries(r.slip, f) for f in world.facts)  # a slip names none of the persona's facts
+        seen.add(r.right)
+        text = f"Hi! {capital_(r.wrong)}. {r.correction} It was lovely."
+        turn = make_corpus().turns[0].model_copy(update={"text": text, "fact_ids": [fact.fact_id], "role": "user",
+                                                         "paraphrase_ids": []})
+        rows = turn_mentions(turn, {fact.fact_id: fact}, {fact.fact_id: r}, [])
+        assert [(m["mode"], m["counts"]) for m in rows] == [("corrected", False), ("corrected", True)]
+        assert mentions(rows[0]["span"], r.slip) and rows[1]["span"] == r.correction
+    assert seen == {"mushroom risotto", "Luigi's"}  # either part can be the one got wrong
+
+
+def capital_(text):
+    return text[:1].upper() + text[1:]
+
+
+def test_distractors_are_about_someone_else_or_what_did_not_happen_and_never_count():
+    import random
+    world, fact = dinner_world()
+    persona = make_persona()
+    for seed in range(10):
+        other = distractor(fact, persona, world, "about_other", random.Random(seed))
+        nearly = distractor(fact, persona, world, "hypothetical", random.Random(seed + 100))
+        for d in (other, nearly):
+            assert d is not None and d.fact_id == fact.fact_id and d.parts
+            assert not any(carries(d.sentence, f) for f in world.facts), d.sentence  # no fact of the persona
+            assert not mentions(d.sentence, "Luigi's") and not mentions(d.sentence, "mushroom risotto")
+        assert any(mentions(other.sentence, f"my {r.role} {r.name.split()[0]}") for r in persona.profile.relationships
+                   if r.name != "Ann"), other.sentence
+        assert not re.search(r"\bI\b", other.sentence) and nearly.sentence.startswith(("I ", "Next time I"))
+        turn = make_corpus().turns[0].model_copy(update={
+            "text": f"I had mushroom risotto at Luigi's. {other.sentence} {nearly.sentence}", "role": "user",
+            "fact_ids": [fact.fact_id], "paraphrase_ids": []})
+        rows = turn_mentions(turn, {fact.fact_id: fact}, {}, [], [other, nearly])
+        assert [(m["mode"], m["counts"]) for m in rows] == [("explicit", True), ("about_other", False),
+                                                           ("hypothetical", False)]
+        assert [m["span"] for m in rows[1:]] == [sentence_with(turn.text, d.parts) for d in (other, nearly)]
+        assert all(m["span"] in SENTENCES.split(turn.text)[1:] for m in rows[1:])
+
+
+def test_background_facts_take_no_correction_and_no_distractor():
+    import random
+    world = make_world()
+    persona = make_persona()
+    for f in world.facts:
+        assert corrected(f, persona, world, random.Random(1)) is None
+        assert distractor(f, persona, world, "about_other", random.Random(1)) is None
 
 
 def test_every_recorded_mention_is_in_its_turn_and_every_claimed_fact_has_one():
@@ -78,3 +152,30 @@ def test_every_recorded_mention_is_in_its_turn_and_every_claimed_fact_has_one():
     named = {(t.turn_id, f) for t in corpus.turns for f in t.paraphrase_ids}
     assistant = {t.turn_id for t in corpus.turns if t.role == "assistant"}
     assert named <= refs and all(tid in assistant for tid, _ in refs - named)  # a reply naming a told fact
+
+
+def test_the_dialogue_stage_says_records_and_verifies_corrections_and_distractors():
+    from schemas.qa import QuestionSet
+    from tasks.verify import verify_persona
+
+    world, fact = dinner_world()
+    persona = make_persona()
+    config = make_config(stages={"dialogue": {"mention_modes": {"corrected": 1.0, "about_other": 1.0}}})
+    corpus = make_corpus(config, persona, world)
+    turns = {t.turn_id: t for t in corpus.turns}
+    rows = [m for m in corpus.mentions if m.fact_id == fact.fact_id and m.evidence_kind == "turn"]
+    modes = {(m.mode, m.counts) for m in rows}
+    assert {("corrected", False), ("corrected", True), ("about_other", False)} <= modes, modes
+    fixed = next(m for m in rows if m.mode == "corrected" and m.counts)
+    slip = next(m for m in rows if m.mode == "corrected" and not m.counts)
+    other = next(m for m in rows if m.mode == "about_other")
+    text = turns[fixed.evidence_id].text
+    assert slip.evidence_id == fixed.evidence_id == other.evidence_id  # all in the opening message
+    assert text.index(slip.span) < text.index(fixed.span) and carries(text, fact)
+    assert not any(carries(other.span, f) for f in world.facts)
+    found = verify_persona(persona, world, corpus, QuestionSet())
+    assert not [f for f in found if f.check in ("mention_resolves", "initial_turn_states_fact", "turn_carries_fact",
+                                                "turn_anticipates_fact", "turn_states_stale_fact")]
+    for t in corpus.turns:  # a follow-up naming the event by a short form refers to it, it does not restate it
+        if t.role == "user" and t.kind == "followup" and t.bullet_id == turns[fixed.evidence_id].bullet_id:
+            assert fact.fact_id not in t.fact_ids or mentions(t.text, fact.surface_forms[0])

@@ -402,3 +402,22 @@ def test_the_assistant_does_not_repeat_a_suggestion_it_made_in_the_window():
              + CATEGORY_STEPS["status_update"]]
     made = [vp for vp in steps if vp.lower() in first.lower()]
     assert made and not [vp for vp in made if vp.lower() in second.lower()], (first, second)
+
+
+@pytest.mark.parametrize("kind", ["small_talk", "request"])
+def test_a_filler_follow_up_goes_on_with_the_subject_instead_of_announcing_it_again(kind):
+    for seed, topic in enumerate(FILLER_TOPICS[kind][:12]):
+        first = narr.user_turn_filler(filler_context(kind, topic), random.Random(seed))["text"]
+        filler = {"kind": kind, "topic": topic}
+        reply = assistant.assistant_turn(assistant_context("information_sharing", "neutral", "filler", filler=filler,
+                                                           mentioned=[], user_message=first),
+                                         random.Random(seed))["text"]
+        history = [{"role": "user", "text": first}, {"role": "assistant", "text": reply}]
+        again = narr.user_turn_filler(filler_context(kind, topic) | {"history": history}, random.Random(seed))["text"]
+        assert not mentions(again, topic.rstrip(".?")) and "?" in again, again
+        context = assistant_context("information_sharing", "neutral", "filler", filler=filler, mentioned=[],
+                                    user_message=again, history=history)
+        second = assistant.assistant_turn(context, random.Random(seed))["text"]
+        assert second != reply and context["min_words"] <= len(second.split()) <= context["max_words"], second
+        assert not set(sentences(second)) & set(sentences(reply))  # no sentence of the first reply again
+        assert " my " not in f" {second} " and " my " not in f" {reply} "  # the user's things are `your` things

@@ -98,8 +98,9 @@ def reaction(tone: str, kind: str, category: str, handle: str, name: str, rng: r
                        f"Good to hear how {handle} is going."))
 
 
-_NOT_REFLECTED = re.compile(r"^(?:I'm|I am|I'll|I will|I'd|Thought|Just|That's where|Do you|Should|Could|Feeling|"
-                            r"Honestly|Lol|Ngl|Tbh)\b", re.IGNORECASE)
+_NOT_REFLECTED = re.compile(r"^(?:I'm|I am|I'll|I will|I'd|I like|I hadn't|I might|I can|Thought|Just|That's where|"
+                            r"That's a fair|That makes|Thanks|Okay|Right|Yes|Good point|Oh|Do you|Should|Could|"
+                            r"Feeling|Honestly|Lol|Ngl|Tbh)\b", re.IGNORECASE)
 """User sentences that are feelings, acts or hedges, not something they told: never said back to them."""
 _HEDGES = re.compile(r",?\s*\b(?:to be fair|to be honest|honestly|y'know|for real|lol|ngl|tbh|kind of|basically)\b,?",
                      re.IGNORECASE)
@@ -111,7 +112,7 @@ def reflection(message: str, mentioned: list[str], rng: random.Random) -> str | 
             and not _NOT_REFLECTED.match(s)]
     if not said:
         return None
-    s = second_person(_HEDGES.sub("", rng.choice(said))).rstrip(".!")
+    s = second_person(_HEDGES.sub("", rng.choice(said))).strip(" ,").rstrip(".!")
     s = re.sub(r"^[^:]{0,40}:\s+", "", s)
     s = re.sub(r"^(?:From what you understand|If you read it right|As far as you can tell),\s+", "", s)
     s = re.sub(r"^(?:(?:So|And|Also|Well|Oh|Plus|Anyway|Basically|Honestly|Which means|Oh, and|By the way),?\s+)+", "",
@@ -234,7 +235,10 @@ def doc_notes(attachment: dict[str, Any], rng: random.Random) -> list[str]:
 def filler_reply(context: dict[str, Any], rng: random.Random) -> str:
     """Small talk answered lightly, a request answered concretely (tasks/dialogue/filler.py topics)."""
     filler = context.get("filler") or {}
-    topic = filler.get("topic", "")
+    topic = second_person(filler.get("topic", ""))  # `an old photo on my phone` said back as `your phone`
+    said = filler.get("topic", "").strip().rstrip(".?")
+    if said and any(mentions(t["text"], said) for t in context.get("history") or [] if t["role"] == "user"):
+        return filler_followup_reply(filler, topic, context["user_message"], rng)
     if filler.get("kind") == "request":
         answer = dialogue_filler.ANSWERS.get(topic) or f"Here is a simple way to approach {topic}: keep it practical."
         return " ".join([rng.choice((f"Happy to help with {topic}.", f"Of course, I can help with {topic}.",
@@ -246,6 +250,35 @@ def filler_reply(context: dict[str, Any], rng: random.Random) -> str:
                                  f"I like that you noticed {topic}.")), remark,
                      rng.choice((f"What made you think of {topic}?", f"Has {topic} been on your mind all week?",
                                  f"Do you often notice things like {topic}?"))])
+
+
+def filler_followup_reply(filler: dict[str, Any], topic: str, message: str, rng: random.Random) -> str:
+    """The second reply on a small-talk subject or a request: the follow-up question answered, not the first
+    reply again (a request's answer is shortened or illustrated, small talk gets a light answer)."""
+    low = message.lower()
+    if filler.get("kind") == "request":
+        answer = dialogue_filler.ANSWERS.get(filler.get("topic", "")) or ""
+        first = _SENT.split(answer)[0] if answer else f"start small with {topic}"
+        if "example" in low:
+            body = f"Sure. Take the main point, {uncap(first.rstrip('.'))}, and try it once on something real today."
+        elif "mistake" in low:
+            body = f"The usual mistake is trying to do it all at once; {uncap(first)}"
+        else:
+            body = f"The short version: {uncap(first)}"
+        return " ".join([body, rng.choice(("Once it clicks, the rest follows quickly.", "That's the core of it.",
+                                           "Everything else is detail you can add later.")),
+                         rng.choice(("Anything else you'd like on it?", "Does that work for you?",
+                                     "Shall I write it down as a note?"))])
+    if "anything" in low or "should i" in low:
+        body = rng.choice(("Not really, it's harmless; just enjoy it.", "Nothing you need to do, honestly.",
+                           "No need, it usually sorts itself out."))
+    else:
+        body = rng.choice(("Mostly, yes, though it varies from place to place.", "Pretty much, yes.",
+                           "More or less, it depends on the season and where you are."))
+    return " ".join([body, rng.choice(("Small things like that add up over a day.", "Thanks for sharing it with me.",
+                                       "It's the kind of detail most people walk past.")),
+                     rng.choice(("Has anything else caught your eye lately?", "Have you noticed it before?",
+                                 "Is it still going on?", "Did anyone else spot it?"))])
 
 
 def intro_reply(context: dict[str, Any], rng: random.Random) -> str:
@@ -322,7 +355,8 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     name = context.get("user_first_name") or "there"
     parts = [reaction(tone, context["turn_kind"], context["category"], handle, name, rng)]
     reflected = None if context.get("attachment") else reflection(message, mentioned, rng)
-    for part in (reflected, callback(message, mentioned, rng) if rng.random() < 0.5 else None):
+    tie = context["turn_kind"] == "initial" and rng.random() < 0.5  # later in a topic, "earlier" is the topic itself
+    for part in (reflected, callback(message, mentioned, rng) if tie else None):
         if part:
             parts.append(part)
     if context.get("attachment"):
@@ -339,8 +373,9 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     leads = list(_LEADS)
     rng.shuffle(leads)
     for i, step in enumerate(pool):
-        if words(parts + [lead or ""] + body + [close]) >= target and len(body) >= 2:
-            break
+        so_far = words(parts + [lead or ""] + body + [close])
+        if so_far >= target and len(body) >= 2 or numbered and len(body) >= 5 and so_far >= lo:
+            break  # a numbered list stops at five steps once the reply is long enough
         vp, reason = step
         body.append(f"{len(body) + 1}. {capital(vp)}: {reason}." if numbered else
                     step_sentence(step, leads[i % len(leads)], handle, context.get("date", ""), rng))
@@ -351,6 +386,12 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     else:
         parts += ([lead[:-1] + "." if lead.endswith(":") else lead] if lead else []) + body + [close]
     generic = handle_of(event.get("kind"), handle)
-    told = {reflected} | {p for p in parts if any(mentions(p, m) for m in mentioned)}
-    parts = [p if p in told else referred(p, handle, generic) for p in parts]  # the details once, then the kind
+    told = {reflected} | {p for p in parts if any(mentions(p.replace(handle, ""), m) for m in mentioned)}
+    out, named = [], False
+    for p in parts:  # the details once in the reply, then the kind
+        if p not in told and named:
+            p = referred(f"{handle} {p}", handle, generic)[len(handle) + 1:]
+        named = named or mentions(p, handle)
+        out.append(p)
+    parts = out
     return {"text": " ".join(p for p in parts if p).replace("\n ", "\n")}

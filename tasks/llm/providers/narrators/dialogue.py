@@ -184,16 +184,17 @@ def point_words(point: str) -> str | None:
 
 
 def attachment_lines(attachment: dict[str, Any], rng: random.Random, n: int,
-                     facts: list[dict[str, Any]] | None = None) -> list[str]:
-    """Up to `n` sentences about the document's sections, points (other than `facts` already stated) and
-    tables (never its text)."""
+                     facts: list[dict[str, Any]] | None = None, heard: str = "") -> list[str]:
+    """Up to `n` sentences about the document's sections, points (other than `facts` already stated, and not
+    one `heard` already holds) and tables (never its text)."""
     options: list[str] = []
     sections, points, tables = doc_parts(attachment)
     if sections:
         options.append(rng.choice(SECTION_FRAMES).format(s=rng.choice(sections)))
     said = " ".join(f["clause"] for f in facts or [])
     told = [f["must_include"] for f in facts or []]
-    points = [p for p in points if p.strip().rstrip(".") not in said and not any(mentions(p, t) for t in told)]
+    points = [p for p in points if p.strip().rstrip(".") not in said and not any(mentions(p, t) for t in told)
+              and not (heard and (w := point_words(p)) and mentions(heard, w))]
     p = point_words(rng.choice(points)) if points else None
     if p:
         options.append(rng.choice(POINT_FRAMES).format(p=p[:1].lower() + p[1:] if p[1:2].islower() else p))
@@ -273,6 +274,8 @@ def user_turn_filler(context: dict[str, Any], rng: random.Random) -> dict[str, A
     """Small talk or an unrelated request about `filler.topic`; no facts about the user's life."""
     filler = context["filler"]
     topic = filler["topic"].strip().rstrip(".?")
+    if any(mentions(t["text"], topic) for t in context.get("history") or [] if t["role"] == "user"):  # said it
+        return {"text": timed(build(*filler_followup(filler["kind"], rng), context, rng), context)}
     if filler["kind"] == "request":
         required = [rng.choice(REQUEST_FRAMES).format(t=topic)]
         optional = [rng.choice(REQUEST_EXTRAS), sentence(rng.choice(REQUEST_WHY))]
@@ -283,6 +286,24 @@ def user_turn_filler(context: dict[str, Any], rng: random.Random) -> dict[str, A
         optional = [sentence(rng.choice(SMALL_TALK_ABOUT)), rng.choice(SMALL_TALK_QUESTIONS)]
     greeting = time_greeting(context, rng) if not context.get("history") and rng.random() < 0.4 else None
     return {"text": timed(build(required, optional, context, rng, greeting), context)}
+
+
+FILLER_REACTIONS = {"request": ("Thanks, that's clear.", "That helps, thanks.", "Perfect, thank you.",
+                                 "Great, that's what I needed.", "Oh, that's simpler than I thought."),
+                    "small_talk": ("Ha, I didn't know that.", "Huh, that makes sense.", "Oh, interesting.",
+                                   "Good to know.", "That's oddly reassuring.", "Ha, fair enough.")}
+FILLER_ASKS = {"request": ("Could you give me an example?", "What's the most common mistake with it?",
+                           "Could you make it even shorter?", "Is there a quick way to remember it?"),
+               "small_talk": ("Does that happen everywhere?", "Is that why it happens so often?",
+                              "Should I do anything about it?", "Is it the same every year?")}
+"""A follow-up to the assistant's reply on a small-talk subject or a request: a reaction and one more question,
+never the subject announced a second time."""
+
+
+def filler_followup(kind: str, rng: random.Random) -> tuple[list[str], list[str]]:
+    """The required and optional sentences of a filler follow-up (`kind`: request or small_talk)."""
+    key = "request" if kind == "request" else "small_talk"
+    return [rng.choice(FILLER_REACTIONS[key]), rng.choice(FILLER_ASKS[key])], []
 
 
 # ---------------------------------------------------------------- fact_check

@@ -66,13 +66,25 @@ def told_event(fact: dict[str, Any], context: dict[str, Any], rng: random.Random
     """An event fact told as the news itself, with `when`: `Yesterday I went to Kebab Corner and had the falafel
     wraps.` (no separate announcement repeating it)."""
     when = context.get("when")
-    clause = fact["clause"] if mentions(fact["clause"], fact["must_include"]) else \
-        f"{fact['clause']} ({fact['must_include']})"
+    clause = said_clause(fact)
     if when and rng.random() < 0.5:
         body = f"{capital(when)}, {uncap(clause)}"
     else:
         body = f"{clause} {when or ''}"
-    return sentence(f"{lead} {uncap(body)}" if lead else body)
+    return corrected(sentence(f"{lead} {uncap(body)}" if lead else body), fact)
+
+
+def said_clause(fact: dict[str, Any]) -> str:
+    """The clause said first: the slip of a corrected fact, else its clause, with the required phrase in it
+    (appended in brackets when the clause lacks it and no correction will bring it)."""
+    c = fact.get("wrong") or fact["clause"]
+    shown = f"{c} {fact.get('correction') or ''}"
+    return c if mentions(shown, fact["must_include"]) else f"{c} ({fact['must_include']})"
+
+
+def corrected(line: str, fact: dict[str, Any]) -> str:
+    """`line` followed by the correcting sentence of a corrected fact (mentions.py: `it was X, not Y`)."""
+    return f"{line} {fact['correction']}" if fact.get("correction") else line
 
 
 def continuation(context: dict[str, Any], handle: str, rng: random.Random) -> str:
@@ -96,13 +108,11 @@ def callback_line(callback: dict[str, Any], rng: random.Random) -> str:
 def fact_line(fact: dict[str, Any], rng: random.Random, lead: str = "", doc: bool = False) -> str:
     """A fact's clause as a sentence (its required phrase is in the clause); a clause `X is now Y` also as
     `Y is X now`, and always so with a document at hand (`doc`), which may hold the clause's own wording."""
-    c = fact["clause"]
-    if not mentions(c, fact["must_include"]):
-        c = f"{c} ({fact['must_include']})"
+    c = said_clause(fact)
     head, sep, value = c.partition(" is now ")
     if sep and (doc or rng.random() < 0.4) and mentions(value, fact["must_include"]):
         c = rng.choice((f"{value} is {head} now", f"{head} has changed to {value}", f"{head} is {value} these days"))
-    return sentence(f"{lead} {uncap(c)}" if lead else c)
+    return corrected(sentence(f"{lead} {uncap(c)}" if lead else c), fact)
 
 
 ASKS = {
@@ -149,6 +159,7 @@ def named_once(text: str, event: dict[str, Any], context: dict[str, Any]) -> str
     specific = specific_handle(event.get("kind"), event.get("entity")) or ""
     generic = short_handle(event.get("kind"), event.get("entity")) or handle_of(event.get("kind"), "it")
     phrases = [f["must_include"] for f in context.get("facts") or []]
+    phrases += [f["correction"] for f in context.get("facts") or [] if f.get("correction")]
     out, seen = [], False
     for s in _SENTENCES.split(text):
         named = bool(specific) and mentions(s, specific)
@@ -205,6 +216,7 @@ def initial_plan(context: dict[str, Any], rng: random.Random) -> tuple[list[str]
     if context.get("callback"):
         required.insert(1 if attachment else len(required), callback_line(context["callback"], rng))
     required += [fact_line(f, rng, rng.choice(("", "", "", "Also,")), bool(attachment)) for f in facts]
+    required += list(context.get("distractors") or [])  # what someone else did, or what nearly happened
     if context.get("detail"):
         required.append(sentence(context["detail"]))
     optional: list[str] = []
@@ -298,14 +310,18 @@ def user_turn_followup(context: dict[str, Any], rng: random.Random) -> dict[str,
     event = context["event"]
     handle = topic_handle(event, rng)
     para = context.get("paraphrase")
+    asked = " ".join(t["text"] for t in context.get("history") or [] if t["role"] == "user").lower()
     if para or rng.random() < 0.5:
-        q = sentence(rng.choice(FOLLOW_ASKS).format(p=para or handle), end="?")
+        fresh = [a for a in FOLLOW_ASKS if a.format(p=para or handle).rstrip("?").lower() not in asked]
+        q = sentence(rng.choice(fresh or list(FOLLOW_ASKS)).format(p=para or handle), end="?")  # never asked twice
     else:
         retry = AGAIN_ASKS[2:3] + ("Should I try to {t} another time?",)
         asks = AGAIN_ASKS if event["valence"] == "positive" else retry
         q = sentence(rng.choice(asks).format(t=event["title"]), end="?")
     required = [react(context, handle, rng), q]
-    optional = list(attachment_lines(context["attachment"], rng, 1)) if context.get("attachment") else []
+    heard = " ".join(t["text"] for t in context.get("history") or [])
+    told = [{"clause": "", "must_include": f} for f in context.get("told") or []]
+    optional = list(attachment_lines(context["attachment"], rng, 1, told, heard)) if context.get("attachment") else []
     optional += [worry(event, topic_handle(event, rng), rng),
                  feeling(event["valence"], context["style"], topic_handle(event, rng), rng)]
     text = build(required, optional, context, rng)
