@@ -134,8 +134,11 @@ def test_each_topic_opens_with_its_facts_then_follow_ups_stay_on_it():
             assert t.fact_ids == [] or t.fact_ids == bullets[bid].fact_ids
             if own and not t.fact_ids and not bullets[bid].event_id.endswith("e0000"):
                 assert t.paraphrase_ids == bullets[bid].fact_ids  # background topics have no paraphrase
-        for t in (t for t in turns if t.role == "user"):
-            assert t.fact_ids == [i for i in bullets[bid].fact_ids if carries(t.text, facts[i])]
+        for t in (t for t in turns if t.role == "user"):  # a follow-up naming a fact by a short form refers to it
+            test = carries_first if t.kind == "followup" and t is not turns[0] else carries
+            assert t.fact_ids == [i for i in bullets[bid].fact_ids if test(t.text, facts[i])]
+            assert all(i in t.paraphrase_ids for i in bullets[bid].fact_ids
+                       if carries(t.text, facts[i]) and i not in t.fact_ids)
 
 
 def test_whole_stage_passes_its_own_verifier_with_no_errors():
@@ -369,12 +372,15 @@ def test_the_assistant_is_told_only_what_its_context_window_holds(monkeypatch):
         return original(specs)
 
     monkeypatch.setattr(gateway, "generate_many", spy)
-    dialogue(config, gateway=gateway)
+    docs, talk = dialogue(config, gateway=gateway)
+    shared = {t.text: t.doc_ids for t in talk.turns}
     assert contexts
     for context in contexts:
         assert len(context["history"]) <= 1
-        seen = " ".join([t["text"] for t in context["history"]] + [context["user_message"]]).lower()
-        points = " ".join((context["attachment"] or {}).get("points", [])).lower()
+        window = [t["text"] for t in context["history"]] + [context["user_message"]]
+        seen = " ".join(window).lower()
+        cited = [d.body for d in docs if any(d.doc_id in shared.get(t, []) for t in window)]  # shared in the window
+        points = " ".join([*(context["attachment"] or {}).get("points", []), *cited]).lower()
         assert all(m.lower() in seen or m.lower() in points for m in context["mentioned"]), context["mentioned"]
 
 

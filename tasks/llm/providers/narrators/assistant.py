@@ -81,8 +81,8 @@ def weekday_phrase(date: str, rng: random.Random) -> str:
 def reaction(tone: str, kind: str, category: str, handle: str, name: str, rng: random.Random) -> str:
     """The first sentence: what the assistant feels about the news, naming what it is about."""
     if category == "attachment_consultation" and kind == "initial":
-        return rng.choice((f"Thanks for sharing this about {handle}.", "Happy to look at this with you.",
-                           "Let's go through it together."))
+        return rng.choice((f"Thanks for sharing this about {handle}.", f"Happy to look at this with you, {name}.",
+                           f"Let's go through what it says about {handle}.", f"Good idea to check it, {name}."))
     if kind == "followup":
         return rng.choice((f"Good question about {handle}.", f"Let's think about {handle} a bit more.",
                            f"That's a fair thing to wonder about {handle}.", f"Yes, let's look at {handle} again."))
@@ -153,7 +153,7 @@ def answer_lead(intent: str | None, tone: str, handle: str, rng: random.Random) 
         return rng.choice((f"Here's how I'd approach {handle}:", f"A few things could help with {handle}:",
                            f"I'd keep {handle} simple:", f"For {handle}, this is what I'd do:"))
     if tone == "negative":
-        return rng.choice(("If it helps, here's what I'd do next:", f"A couple of ideas for {handle}:"))
+        return rng.choice((f"If it helps, here's what I'd do next about {handle}:", f"A couple of ideas for {handle}:"))
     return None
 
 
@@ -177,6 +177,7 @@ def step_sentence(step: tuple[str, str], lead: str, handle: str, date: str, rng:
     vp, reason = step
     text = lead.format(b=vp, B=capital(vp), g=gerund(vp), G=capital(gerund(vp)), r=reason, R=capital(reason),
                        t=weekday_phrase(date, rng))
+    text = re.sub(r"\b([Tt])ry to try\b", r"\1ry", text)  # `try to try one new technique`
     if handle not in text and rng.random() < 0.3:
         text = rng.choice(("For {h}, {s}", "With {h}, {s}", "As for {h}, {s}")).format(h=handle, s=lower_first(text))
     return text
@@ -209,16 +210,20 @@ def followup_question(tone: str, category: str, handle: str, intent: str | None,
                        f"Would you do {handle} again?", f"What surprised you most about {handle}?"))
 
 
-def doc_notes(attachment: dict[str, Any], rng: random.Random) -> list[str]:
-    """What the assistant says about a shared document: a section by name, a table's columns."""
+def doc_notes(attachment: dict[str, Any], rng: random.Random, said: str = "") -> list[str]:
+    """What the assistant says about a shared document: a section by name, a point, a table's columns; none it
+    has already pointed out in the conversation (`said`)."""
     out = []
-    sections = [h for h in attachment.get("sections") or [] if 0 < len(h.split()) <= 7]
-    tables = [t for t in attachment.get("tables") or [] if len(str(t.get("caption") or "").split()) <= 7]
+    low = said.lower()
+    sections = [h for h in attachment.get("sections") or [] if 0 < len(h.split()) <= 7 and f'"{h.lower()}"' not in low]
+    tables = [t for t in attachment.get("tables") or [] if len(str(t.get("caption") or "").split()) <= 7
+              and f'"{str(t.get("caption") or "main").lower()}" table' not in low]
     if sections:
         s = rng.choice(sections)
         out.append(rng.choice((f'The "{s}" section looks like the one to read most carefully.',
                                f'I\'d start with "{s}", where the key details usually are.')))
-    points = [p for p in attachment.get("points") or [] if len(p.split()) <= 12]
+    points = [p for p in attachment.get("points") or [] if len(p.split()) <= 12
+              and uncap(second_person(p).rstrip(".")).lower() not in low]
     if points:
         p = second_person(rng.choice(points)).rstrip(".")
         out.append(rng.choice((f"It says {uncap(p)}, so that's worth planning around.",
@@ -360,7 +365,8 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
         if part:
             parts.append(part)
     if context.get("attachment"):
-        parts += doc_notes(context["attachment"], rng)
+        said = " ".join(t["text"] for t in context.get("history") or [] if t["role"] == "assistant")
+        parts += doc_notes(context["attachment"], rng, said)
     close = followup_question(tone, context["category"], handle, intent, mentioned, rng)
     lead = answer_lead(intent, tone, handle, rng)
     domain = domain_of(event.get("kind")) if event.get("kind") else attribute_domain(event.get("attribute") or "")
@@ -368,7 +374,7 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     before = said_before(list(context.get("history") or []))
     fresh = [p for p in pool if p[0].lower() not in before and gerund(p[0]).lower() not in before]
     pool = fresh if len(fresh) >= 2 else fresh + [p for p in pool if p not in fresh]  # say something new
-    numbered = bool(lead and lead.endswith(":") and rng.random() < 0.3)
+    numbered = bool(lead and lead.endswith(":") and rng.random() < 0.2)
     body: list[str] = []
     leads = list(_LEADS)
     rng.shuffle(leads)
@@ -377,20 +383,34 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
         if so_far >= target and len(body) >= 2 or numbered and len(body) >= 5 and so_far >= lo:
             break  # a numbered list stops at five steps once the reply is long enough
         vp, reason = step
-        body.append(f"{len(body) + 1}. {capital(vp)}: {reason}." if numbered else
+        when = f" {weekday_phrase(context.get('date', ''), rng)}" if rng.random() < 0.5 else ""
+        body.append(f"{len(body) + 1}. {capital(vp)}{when}: {reason}." if numbered else
                     step_sentence(step, leads[i % len(leads)], handle, context.get("date", ""), rng))
     while body and words(parts + [lead or ""] + body + [close]) > hi:
         body.pop()
+    if not numbered:  # every new suggestion made and still short: one made earlier again, then an offer
+        spare = [p for p in step_pool(domain, tone, context["category"], handle, rng) if p not in pool[:len(body)]]
+        offers = [f"If anything about {handle} changes, tell me and we can adjust the plan together.",
+                  f"We can come back to {handle} whenever you want to go through the options again.",
+                  f"Once you have tried that, tell me how {handle} looks and we'll take the next step."]
+        rng.shuffle(offers)
+        while words(parts + [lead or ""] + body + [close]) < lo and (spare or offers):
+            body.append(step_sentence(spare.pop(0), rng.choice(_LEADS), handle, context.get("date", ""), rng)
+                        if spare else offers.pop())
     if numbered:
         parts.append(lead + "\n\n" + "\n".join(body) + "\n\n" + close)
     else:
         parts += ([lead[:-1] + "." if lead.endswith(":") else lead] if lead else []) + body + [close]
     generic = handle_of(event.get("kind"), handle)
     told = {reflected} | {p for p in parts if any(mentions(p.replace(handle, ""), m) for m in mentioned)}
+    told |= {lead, lead[:-1] + "." if lead and lead.endswith(":") else lead, close}  # by its details; steps by kind
+    short = short_handle(event.get("kind"), event.get("entity"))
+    others = [generic] + ([short] if short and short.lower() not in (handle.lower(), generic.lower()) else [])
     out, named = [], False
-    for p in parts:  # the details once in the reply, then the kind
+    for p in parts:  # the details once in the reply, then by its kind or a detail, in turn
         if p not in told and named:
-            p = referred(f"{handle} {p}", handle, generic)[len(handle) + 1:]
+            other = others[len(out) % len(others)]
+            p = referred(f"{handle} {p}", handle, other)[len(handle) + 1:]
         named = named or mentions(p, handle)
         out.append(p)
     parts = out

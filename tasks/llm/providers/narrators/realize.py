@@ -109,6 +109,9 @@ def short_np(vp: str) -> str:
     tokens = np.split()
     if noun and (not tokens or tokens[0][:1].isupper() or verb in ("see", "visit", "call", "host", "meet", "spend")):
         return f"the {noun}"
+    while tokens and tokens[0].lower() in ("for", "to", "about", "with", "on", "at", "in"):  # `ask for a raise`
+        tokens = tokens[1:]
+    np = " ".join(tokens)
     if not tokens:
         return f"the {noun or 'plan'}"
     first = tokens[0].lower()
