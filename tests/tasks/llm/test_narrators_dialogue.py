@@ -421,3 +421,15 @@ def test_a_filler_follow_up_goes_on_with_the_subject_instead_of_announcing_it_ag
         assert second != reply and context["min_words"] <= len(second.split()) <= context["max_words"], second
         assert not set(sentences(second)) & set(sentences(reply))  # no sentence of the first reply again
         assert " my " not in f" {second} " and " my " not in f" {reply} "  # the user's things are `your` things
+
+
+def test_the_assistant_never_says_back_the_slip_of_a_self_correction():
+    message = ("I grabbed a double espresso from Luigi's today. Sorry, I mixed that up: it was Blue Door Coffee, "
+               "not Luigi's.")
+    for seed in range(30):
+        context = assistant_context("information_sharing", "positive", user_message=message,
+                                    mentioned=["double espresso", "Blue Door Coffee"],
+                                    event={"kind": "cafe_visit", "valence": "positive",
+                                           "entity": {"cafe": "Blue Door Coffee", "drink": "double espresso"}})
+        text = assistant.assistant_turn(context, random.Random(seed))["text"]
+        assert "Luigi" not in text, text

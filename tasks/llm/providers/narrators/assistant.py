@@ -106,8 +106,15 @@ _HEDGES = re.compile(r",?\s*\b(?:to be fair|to be honest|honestly|y'know|for rea
                      re.IGNORECASE)
 
 
+_CORRECTION = re.compile(r"\b(?:I mixed that up|Actually, it was|I tell a lie|No, hang on)\b", re.IGNORECASE)
+"""A user correcting themselves (tasks/dialogue/mentions.py CORRECTIONS): the slip is never said back."""
+
+
 def reflection(message: str, mentioned: list[str], rng: random.Random) -> str | None:
-    """A sentence of the user's message that states something they told, said back in the second person."""
+    """A sentence of the user's message that states something they told, said back in the second person; none
+    when they corrected themselves (saying back either half would repeat or confuse the slip)."""
+    if _CORRECTION.search(message):
+        return None
     said = [s for s in user_sentences(message) if not s.endswith("?") and any(mentions(s, m) for m in mentioned)
             and not _NOT_REFLECTED.match(s)]
     if not said:
