@@ -42,8 +42,10 @@ grammar:
 demo: $(STAMP)
 	$(BIN)/lifeloom build --preset demo
 
+# Two workers (the machine's two cores), one test file per worker at a time so module fixtures build once.
+TEST_WORKERS ?= auto
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
