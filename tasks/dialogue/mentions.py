@@ -31,7 +31,6 @@ The choice is seeded per bullet, so it never depends on wording attempts.
 from __future__ import annotations
 
 import random
-import re
 import string
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,12 +38,11 @@ from typing import Any
 from schemas.config import BuildConfig
 from schemas.corpus import Turn
 from schemas.profile import Persona
-from schemas.world import Fact, World
+from schemas.world import Fact, Plan, World
 from tasks.common.facttext import capital, carries, carries_first, first_name, mentions, who
 from tasks.common.rng import rng_for
+from tasks.dialogue.bullets import SENTENCE
 from tasks.world.catalog import KINDS
-
-SENTENCES = re.compile(r"(?<=[.!?])\s+")
 
 PARAPHRASES: dict[str, tuple[str, ...]] = {
     "dinner_out": ("{who} went to {restaurant} and had the {dish}",
@@ -151,14 +149,17 @@ class MentionPlan:
     distractors: list[Distractor]
 
 
+def plan_of(fact: Fact, world: World) -> Plan | None:
+    """The plan behind a story fact's event, or None (background facts)."""
+    event = next((e for e in world.events if e.event_id == fact.event_id), None)
+    return next((p for p in world.plans if event is not None and p.plan_id == event.plan_id), None)
+
+
 def value_fields(fact: Fact, world: World) -> dict[str, str]:
     """The fields of the plan behind a story fact's event (`dish`, `restaurant`); {} for background facts.
     `paraphrase` uses them only when every field its frame names is part of the value."""
-    event = next((e for e in world.events if e.event_id == fact.event_id), None)
-    plan = next((p for p in world.plans if event is not None and p.plan_id == event.plan_id), None)
-    if plan is None:
-        return {}
-    return {k: str(v) for k, v in plan.entity.items() if str(v).strip()}
+    plan = plan_of(fact, world)
+    return {k: str(v) for k, v in plan.entity.items() if str(v).strip()} if plan is not None else {}
 
 
 def usable_frame(fact: Fact, persona: Persona, world: World, pick: float) -> tuple[str, dict[str, str]] | None:
@@ -193,18 +194,12 @@ def frame_fields(frame: str) -> list[str]:
     return [n for _, n, _, _ in string.Formatter().parse(frame) if n and n != "who"]
 
 
-def plan_kind(fact: Fact, world: World) -> str | None:
-    """The event kind of the plan behind a story fact (`dinner_out`), or None."""
-    event = next((e for e in world.events if e.event_id == fact.event_id), None)
-    plan = next((p for p in world.plans if event is not None and p.plan_id == event.plan_id), None)
-    return plan.kind if plan is not None else None
-
-
 def alternative(fact: Fact, persona: Persona, world: World, names: list[str], rng: random.Random,
                 tries: int = 8) -> dict[str, str] | None:
     """Other values for the named plan fields, from the event kind's own draw on the persona's profile: each
     different from the real one and naming none of the persona's facts; None when no draw gives them."""
-    kind = KINDS.get(plan_kind(fact, world) or "")
+    plan = plan_of(fact, world)
+    kind = KINDS.get(plan.kind) if plan is not None else None
     real = value_fields(fact, world)
     if kind is None or not names or any(n not in real for n in names):
         return None
@@ -300,7 +295,7 @@ def planned(config: BuildConfig, persona: Persona, world: World, facts: list[Fac
 
 def sentence_with(text: str, parts: tuple[str, ...]) -> str | None:
     """The first sentence of `text` that holds every part, or None."""
-    for s in SENTENCES.split(text):
+    for s in SENTENCE.split(text):
         if parts and all(mentions(s, p) for p in parts):
             return s.strip()
     return None
@@ -316,7 +311,7 @@ def turn_mentions(turn: Turn, facts: dict[str, Fact], realized: dict[str, Realiz
     for fid in turn.fact_ids:
         fact, r = facts[fid], realized.get(fid)
         fix = sentence_with(turn.text, (r.right, r.slip)) if r is not None and r.slip and r.right else None
-        slip = next((s for s in SENTENCES.split(turn.text) if r is not None and r.slip and mentions(s, r.slip)
+        slip = next((s for s in SENTENCE.split(turn.text) if r is not None and r.slip and mentions(s, r.slip)
                      and not mentions(s, r.right or "")), None)
         whole = r is not None and all(mentions(turn.text, p) for p in r.parts) and not carries_first(turn.text, fact)
         if whole and fix and slip:

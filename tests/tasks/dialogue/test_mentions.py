@@ -11,8 +11,8 @@ from pydantic import ValidationError
 from schemas.config import DialogueOptions
 from schemas.world import Event, Fact, Plan
 from tasks.common.facttext import carries, mentions
+from tasks.dialogue.bullets import SENTENCE
 from tasks.dialogue.mentions import (
-    SENTENCES,
     corrected,
     distractor,
     paraphrase,
@@ -123,7 +123,7 @@ def test_distractors_are_about_someone_else_or_what_did_not_happen_and_never_cou
         assert [(m["mode"], m["counts"]) for m in rows] == [("explicit", True), ("about_other", False),
                                                            ("hypothetical", False)]
         assert [m["span"] for m in rows[1:]] == [sentence_with(turn.text, d.parts) for d in (other, nearly)]
-        assert all(m["span"] in SENTENCES.split(turn.text)[1:] for m in rows[1:])
+        assert all(m["span"] in SENTENCE.split(turn.text)[1:] for m in rows[1:])
 
 
 def test_background_facts_take_no_correction_and_no_distractor():

@@ -377,7 +377,7 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     close = followup_question(tone, context["category"], handle, intent, mentioned, rng)
     lead = answer_lead(intent, tone, handle, rng)
     domain = domain_of(event.get("kind")) if event.get("kind") else attribute_domain(event.get("attribute") or "")
-    pool = step_pool(domain, tone, context["category"], handle, rng)
+    pool = full = step_pool(domain, tone, context["category"], handle, rng)
     before = said_before(list(context.get("history") or []))
     fresh = [p for p in pool if p[0].lower() not in before and gerund(p[0]).lower() not in before]
     pool = fresh if len(fresh) >= 2 else fresh + [p for p in pool if p not in fresh]  # say something new
@@ -396,7 +396,7 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     while body and words(parts + [lead or ""] + body + [close]) > hi:
         body.pop()
     if not numbered:  # every new suggestion made and still short: one made earlier again, then an offer
-        spare = [p for p in step_pool(domain, tone, context["category"], handle, rng) if p not in pool[:len(body)]]
+        spare = [p for p in full if p not in pool[:len(body)]]  # the area's steps not said in this reply
         offers = [f"If anything about {handle} changes, tell me and we can adjust the plan together.",
                   f"We can come back to {handle} whenever you want to go through the options again.",
                   f"Once you have tried that, tell me how {handle} looks and we'll take the next step."]

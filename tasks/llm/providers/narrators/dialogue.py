@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from tasks.common.facttext import mentions
@@ -184,15 +185,15 @@ def point_words(point: str) -> str | None:
 
 
 def attachment_lines(attachment: dict[str, Any], rng: random.Random, n: int,
-                     facts: list[dict[str, Any]] | None = None, heard: str = "") -> list[str]:
-    """Up to `n` sentences about the document's sections, points (other than `facts` already stated, and not
-    one `heard` already holds) and tables (never its text)."""
+                     facts: list[dict[str, Any]] | None = None, heard: str = "", told: Sequence[str] = ()) -> list[str]:
+    """Up to `n` sentences about the document's sections, points (other than `facts` already stated or naming a
+    phrase in `told`, and not one `heard` already holds) and tables (never its text)."""
     options: list[str] = []
     sections, points, tables = doc_parts(attachment)
     if sections:
         options.append(rng.choice(SECTION_FRAMES).format(s=rng.choice(sections)))
     said = " ".join(f["clause"] for f in facts or [])
-    told = [f["must_include"] for f in facts or []]
+    told = [f["must_include"] for f in facts or []] + list(told)
     points = [p for p in points if p.strip().rstrip(".") not in said and not any(mentions(p, t) for t in told)
               and not (heard and (w := point_words(p)) and mentions(heard, w))]
     p = point_words(rng.choice(points)) if points else None

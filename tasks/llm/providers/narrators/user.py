@@ -320,8 +320,9 @@ def user_turn_followup(context: dict[str, Any], rng: random.Random) -> dict[str,
         q = sentence(rng.choice(asks).format(t=event["title"]), end="?")
     required = [react(context, handle, rng), q]
     heard = " ".join(t["text"] for t in context.get("history") or [])
-    told = [{"clause": "", "must_include": f} for f in context.get("told") or []]
-    optional = list(attachment_lines(context["attachment"], rng, 1, told, heard)) if context.get("attachment") else []
+    told = list(context.get("told") or [])
+    optional = list(attachment_lines(context["attachment"], rng, 1, heard=heard, told=told)) if context.get(
+        "attachment") else []
     optional += [worry(event, topic_handle(event, rng), rng),
                  feeling(event["valence"], context["style"], topic_handle(event, rng), rng)]
     text = build(required, optional, context, rng)
