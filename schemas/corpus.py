@@ -116,6 +116,9 @@ MENTION_MODES = ("explicit", "paraphrased", "implied", "split", "corrected", "ab
                  "reference")
 """How a text mentions a fact (tasks/dialogue/mentions.py): only explicit, paraphrased, implied, split and the final
 statement of a corrected value are evidence of the value (`counts`)."""
+REALIZED_MODES = frozenset({"paraphrased", "corrected", "split", "implied"})
+"""Modes whose text says the value in other words: the span the realizer recorded is their evidence, not a surface
+form (the offline realizer records what each sentence conveys by construction)."""
 MentionMode = Literal["explicit", "paraphrased", "implied", "split", "corrected", "about_other", "hypothetical",
                       "reference"]
 

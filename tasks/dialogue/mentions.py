@@ -4,8 +4,9 @@ A mention has a mode:
 - `explicit`: the fact's clause, its value in the store's words (`I had falafel wraps at Kebab Corner`);
 - `paraphrased`: the value's parts in other words, every part still said (`I went to Kebab Corner and had the
   falafel wraps`): a reader recovers the value, a string match on it does not. Made from the event's plan
-  fields with the attribute's frames below, so only facts of story events whose value is built from those fields
-  have one;
+  fields with the attribute's frames below, or from the value's own parts with tasks/dialogue/valueparts.py
+  (`I've joined Pulse` for `Pulse Gym`, `I'm not allowed to run until 20 March`), so background facts and state
+  take it too when their value has a known shape;
 - `corrected`: the user first gets one part wrong and puts it right in the same message (`I went to Luigi's and
   had the falafel wraps. Sorry, I mixed that up: it was Kebab Corner, not Luigi's.`): two rows, the slip
   (`counts = false`, its span the wrong clause) and the correction (`counts = true`, its span the correcting
@@ -31,6 +32,7 @@ The choice is seeded per bullet, so it never depends on wording attempts.
 from __future__ import annotations
 
 import random
+import re
 import string
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,9 +41,10 @@ from schemas.config import BuildConfig
 from schemas.corpus import Turn
 from schemas.profile import Persona
 from schemas.world import Fact, Plan, World
-from tasks.common.facttext import capital, carries, carries_first, first_name, mentions, who
+from tasks.common.facttext import capital, carries, carries_first, first_name, holder, mentions, who
 from tasks.common.rng import rng_for
 from tasks.dialogue.bullets import SENTENCE
+from tasks.dialogue.valueparts import DERIVED, FRAMES, PERSONA_ONLY, value_parts
 from tasks.world.catalog import KINDS
 
 PARAPHRASES: dict[str, tuple[str, ...]] = {
@@ -163,19 +166,27 @@ def value_fields(fact: Fact, world: World) -> dict[str, str]:
 
 
 def usable_frame(fact: Fact, persona: Persona, world: World, pick: float) -> tuple[str, dict[str, str]] | None:
-    """A paraphrase frame of the fact's attribute (`pick`, 0..1, chooses) and the plan's fields, when the frame
-    says every part of the value, no more, and never the value verbatim; else None."""
-    frames = PARAPHRASES.get(fact.attribute)
-    fields = value_fields(fact, world) if frames else {}
-    if not frames or not fields:
+    """A paraphrase frame of the fact's attribute (`pick`, 0..1, chooses among the usable ones) with its fields:
+    the plan's (PARAPHRASES) or the value's own parts (valueparts.FRAMES), when the frame says every part it
+    names, each a phrase of the value or one said another way (valueparts.DERIVED), and never the value
+    verbatim; else None."""
+    speaker = {"who": who(fact, persona, "first"), "whose": holder(fact, persona, "first")}
+    options: list[tuple[str, dict[str, str]]] = []
+    plan_fields = value_fields(fact, world) if fact.attribute in PARAPHRASES else {}
+    own = fact.subject == persona.name or fact.attribute not in PERSONA_ONLY
+    year = fact.valid_from.year if fact.valid_from else None
+    parts = value_parts(fact, persona, year) if fact.attribute in FRAMES and own else {}
+    for frames, fields in ((PARAPHRASES.get(fact.attribute, ()), plan_fields), (FRAMES.get(fact.attribute, ()), parts)):
+        for frame in frames if fields else ():
+            names = frame_fields(frame)
+            if any(n not in fields for n in names) or not all(
+                    n in DERIVED or mentions(fact.value, fields[n]) for n in names):
+                continue
+            if not mentions(frame.format(**speaker, **fields), fact.value):
+                options.append((frame, fields))
+    if not options:
         return None
-    frame = frames[min(len(frames) - 1, int(pick * len(frames)))]
-    names = frame_fields(frame)
-    if any(n not in fields for n in names) or not all(mentions(fact.value, fields[n]) for n in names):
-        return None
-    if mentions(frame.format(who=who(fact, persona, "first"), **fields), fact.value):
-        return None
-    return frame, fields
+    return options[min(len(options) - 1, int(pick * len(options)))]
 
 
 def paraphrase(fact: Fact, persona: Persona, world: World, pick: float) -> Realization | None:
@@ -185,13 +196,23 @@ def paraphrase(fact: Fact, persona: Persona, world: World, pick: float) -> Reali
     if found is None:
         return None
     frame, fields = found
-    clause = frame.format(who=who(fact, persona, "first"), **fields)
-    return Realization(fact.fact_id, "paraphrased", clause, tuple(fields[n] for n in frame_fields(frame)))
+    clause = _DOUBLED.sub(r"\1", frame.format(who=who(fact, persona, "first"), whose=holder(fact, persona, "first"),
+                                            **fields))
+    return Realization(fact.fact_id, "paraphrased", clause, said_parts(frame, fields))
+
+
+_DOUBLED = re.compile(r"\b(the|a|an) \1\b", re.IGNORECASE)
+"""`the the Night Owls show`: a frame's article before a field that has its own."""
+
+
+def said_parts(frame: str, fields: dict[str, str]) -> tuple[str, ...]:
+    """The phrases a frame's clause says the value with (an empty optional part, `hard_words`, says nothing)."""
+    return tuple(fields[n].strip() for n in frame_fields(frame) if fields[n].strip())
 
 
 def frame_fields(frame: str) -> list[str]:
     """The plan fields a frame names, `who` aside."""
-    return [n for _, n, _, _ in string.Formatter().parse(frame) if n and n != "who"]
+    return [n for _, n, _, _ in string.Formatter().parse(frame) if n and n not in ("who", "whose")]
 
 
 def alternative(fact: Fact, persona: Persona, world: World, names: list[str], rng: random.Random,
@@ -239,10 +260,10 @@ def corrected(fact: Fact, persona: Persona, world: World, rng: random.Random) ->
     alt = alternative(fact, persona, world, [part], rng)
     if alt is None:
         return None
-    speaker = who(fact, persona, "first")
+    speaker = {"who": who(fact, persona, "first"), "whose": holder(fact, persona, "first")}
     correction = rng.choice(CORRECTIONS).format(real=fields[part], wrong=alt[part])
-    return Realization(fact.fact_id, "corrected", frame.format(who=speaker, **fields), tuple(fields[n] for n in names),
-                       frame.format(who=speaker, **(fields | alt)), correction, alt[part], fields[part])
+    return Realization(fact.fact_id, "corrected", frame.format(**speaker, **fields), said_parts(frame, fields),
+                       frame.format(**speaker, **(fields | alt)), correction, alt[part], fields[part])
 
 
 def distractor(fact: Fact, persona: Persona, world: World, mode: str, rng: random.Random) -> Distractor | None:
@@ -318,7 +339,7 @@ def turn_mentions(turn: Turn, facts: dict[str, Fact], realized: dict[str, Realiz
             out.append({"fact_id": fid, "mode": "corrected", "span": slip.strip(), "counts": False})
             out.append({"fact_id": fid, "mode": "corrected", "span": fix, "counts": True})
         elif whole:
-            span = r.clause if mentions(turn.text, r.clause) else None
+            span = r.clause if mentions(turn.text, r.clause) else sentence_with(turn.text, r.parts)
             out.append({"fact_id": fid, "mode": "paraphrased", "span": span, "counts": True})
         else:
             span = next((f for f in fact.surface_forms if mentions(turn.text, f)), None)

@@ -85,7 +85,7 @@ class SessionWriter:
         self.refs = []
         facts = self.bullet_facts(topic)
         plan = planned(self.config, self.persona, self.world, facts, topic.bullet.bullet_id, self.day) if (
-            topic.bullet and not topic.intro) else None
+            topic.bullet) else None
         self.realized = {r.fact_id: r for r in plan.realized if r is not None} if plan else {}
         self.distractors = list(plan.distractors) if plan else []
         opening = yield from self.user_turn(topic, "initial", 0)
@@ -210,8 +210,7 @@ class SessionWriter:
     def said(self, text: str, fact: Fact) -> bool:
         """Whether `text` says the fact as planned: its first surface form, or its planned paraphrase."""
         r = self.realized.get(fact.fact_id)
-        return carries_first(text, fact) or (r is not None and all(mentions(text, p) for p in r.parts)
-                                             and carries(text, fact))
+        return carries_first(text, fact) or (r is not None and all(mentions(text, p) for p in r.parts))
 
     def fact_clause(self, topic: Topic, fact: Fact) -> str:
         """The clause stating a fact; for background, the persona's own sentence that carries it."""
@@ -273,6 +272,7 @@ class SessionWriter:
         contradicted += [Problem("time_ref_in_text", f"the opening must say {r.phrase!r} (the event was on {r.date})")
                          for r in missing]
         claims = carried_ids(text, facts, first_only=kind == "followup")  # a follow-up naming `the cycling` refers
+        claims += [f.fact_id for f in facts if kind == "initial" and f.fact_id not in claims and self.said(text, f)]
         paraphrased += [f.fact_id for f in facts if kind == "followup" and f.fact_id not in claims + paraphrased
                         and carries(text, f)]
         return self.draft("user", text, topic, kind, claims, refs, paraphrased), contradicted
@@ -368,7 +368,9 @@ class SessionWriter:
         refs = [*self.refs, *turn.time_refs]
         dates = tuple(dict.fromkeys([topic.event.date] if topic.event else []) | dict.fromkeys(r.date for r in refs))
         scope = TurnScope(persona=self.persona, facts=self.facts, day=self.day, heard=heard,
-                          documents=self.documents, topic_dates=dates, topic_text=self.topic_text(topic, refs))
+                          documents=self.documents, topic_dates=dates, topic_text=self.topic_text(topic, refs),
+                          realized=frozenset(fid for fid, r in self.realized.items() if turn.role == "user"
+                                             and all(mentions(turn.text, p) for p in r.parts)))
         return [p for p in turn_problems(turn, scope) if p.check != "assistant_length"]
 
     def topic_text(self, topic: Topic, refs: Sequence[TimeRef]) -> str:
@@ -419,14 +421,16 @@ class SessionWriter:
         return "morning" if hour < 12 else "afternoon" if hour < 17 else "evening"
 
     def mentioned(self) -> list[str]:
-        """Phrases the assistant may repeat: the first surface forms of the facts stated in what it sees of
-        the session (the context window and the message it answers: user turns and cited documents)."""
+        """Phrases the assistant may repeat: per fact stated in what it sees of the session (the context window and
+        the message it answers: user turns and cited documents), its shortest surface form heard there (`Casa
+        Lola` of `jollof rice at Casa Lola`): it refers back to what it was told, it does not restate it."""
         seen = visible(self.turns, len(self.turns), self.window)
         heard = heard_in(seen, self.documents)
         ids = dict.fromkeys(i for t in seen if t.role == "user" for i in t.fact_ids)
         ids.update(dict.fromkeys(i for t in seen for d in t.doc_ids if d in self.documents
                                  for i in self.documents[d].fact_ids if i in self.facts))
-        return [must_include(self.facts[i]) for i in ids if mentions(heard, must_include(self.facts[i]))]
+        heard_forms = ([f for f in reversed(self.facts[i].surface_forms) if mentions(heard, f)] for i in ids)
+        return list(dict.fromkeys(forms[0] for forms in heard_forms if forms))
 
     def generate(self, prompt: str, context: dict[str, Any], sample: int = 0) -> Chain[str]:
         """One model call: yielded to the round runner, which sends back the validated output."""

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from schemas.corpus import Corpus, Document, Turn
+from schemas.corpus import REALIZED_MODES, Corpus, Document, Turn
 from schemas.profile import Persona
 from schemas.world import Fact, World
 from tasks.common.facttext import event_title, first_name, is_acronym, mentions
@@ -70,13 +70,16 @@ class TurnScope:
     topic_text: str = ""
     """Titles and narratives of the events the topic is about: what they name is known on the day (a
     plan to try the Golden Dragon names it before a later fact makes it the favourite restaurant)."""
+    realized: frozenset[str] = frozenset()
+    """Facts the turn says in other words (a recorded paraphrased, split, implied or corrected mention with its
+    span): claimed without a surface form (`turn_carries_fact` takes the realizer's record)."""
 
 
 def turn_problems(turn: Turn, scope: TurnScope) -> list[Problem]:
     """Everything wrong with one turn (empty when it may ship)."""
     claimed = [scope.facts[i] for i in turn.fact_ids if i in scope.facts]
     out = [Problem("turn_carries_fact", f"turn claims {f.fact_id} but carries none of its surface forms")
-           for f in claimed if not carries_fact(turn.text, f)]
+           for f in claimed if not carries_fact(turn.text, f) and f.fact_id not in scope.realized]
     out += [Problem("turn_fact_not_valid", f"turn states {f.fact_id} on {scope.day}, outside its valid time "
                     f"{f.valid_from}..{f.valid_to or ''}") for f in claimed if not holds_on(f, scope.day)]
     index = form_index(scope.facts)
@@ -342,6 +345,10 @@ def scopes_for(persona: Persona, world: World, corpus: Corpus, window: int | Non
     event_texts = {e.event_id: f"{event_title(e, world.plans)}\n{e.narrative}" for e in world.events}
     bullet_dates = {b.bullet_id: event_dates.get(b.event_id, b.date) for b in corpus.bullets}
     bullet_events = {b.bullet_id: b.event_id for b in corpus.bullets}
+    realized: dict[str, set[str]] = defaultdict(set)
+    for m in corpus.mentions:
+        if m.mode in REALIZED_MODES and m.counts and m.span:
+            realized[m.evidence_id].add(m.fact_id)
     sessions: dict[str, list[Turn]] = defaultdict(list)
     for turn in corpus.turns:
         sessions[turn.session_id].append(turn)
@@ -364,5 +371,6 @@ def scopes_for(persona: Persona, world: World, corpus: Corpus, window: int | Non
                 documents=documents,
                 topic_dates=tuple(dict.fromkeys(own + topic[turn.bullet_id])),
                 topic_text="\n".join(dict.fromkeys(texts[turn.bullet_id])),
+                realized=frozenset(realized[turn.turn_id]),
             )
     return scopes

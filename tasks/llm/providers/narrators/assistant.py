@@ -337,6 +337,15 @@ def lower_first(text: str) -> str:
     return text if text.startswith(("I ", "I'")) else text[:1].lower() + text[1:]
 
 
+def offers_for(handle: str, rng: random.Random) -> list[str]:
+    """Offers to go on with the topic, shuffled: what a reply short of its length range ends with."""
+    offers = [f"If anything about {handle} changes, tell me and we can adjust the plan together.",
+              f"We can come back to {handle} whenever you want to go through the options again.",
+              f"Once you have tried that, tell me how {handle} looks and we'll take the next step."]
+    rng.shuffle(offers)
+    return offers
+
+
 def said_before(history: list[dict[str, str]]) -> str:
     """The assistant's earlier replies in the window, lower-cased: suggestions already made are not repeated."""
     return " ".join(t["text"] for t in history if t.get("role") == "assistant").lower()
@@ -397,15 +406,16 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
         body.pop()
     if not numbered:  # every new suggestion made and still short: one made earlier again, then an offer
         spare = [p for p in full if p not in pool[:len(body)]]  # the area's steps not said in this reply
-        offers = [f"If anything about {handle} changes, tell me and we can adjust the plan together.",
-                  f"We can come back to {handle} whenever you want to go through the options again.",
-                  f"Once you have tried that, tell me how {handle} looks and we'll take the next step."]
-        rng.shuffle(offers)
+        offers = offers_for(handle, rng)
         while words(parts + [lead or ""] + body + [close]) < lo and (spare or offers):
             body.append(step_sentence(spare.pop(0), rng.choice(_LEADS), handle, context.get("date", ""), rng)
                         if spare else offers.pop())
-    if numbered:
-        parts.append(lead + "\n\n" + "\n".join(body) + "\n\n" + close)
+    if numbered:  # a short list is followed by an offer to go on, up to the reply's length
+        offers = offers_for(handle, rng)
+        after: list[str] = []
+        while words(parts + [lead or ""] + body + after + [close]) < lo and offers:
+            after.append(offers.pop())
+        parts.append(lead + "\n\n" + "\n".join(body) + "\n\n" + " ".join(after + [close]))
     else:
         parts += ([lead[:-1] + "." if lead.endswith(":") else lead] if lead else []) + body + [close]
     generic = handle_of(event.get("kind"), handle)

@@ -64,10 +64,13 @@ def announce(context: dict[str, Any], rng: random.Random, lead: str) -> str:
 
 def told_event(fact: dict[str, Any], context: dict[str, Any], rng: random.Random, lead: str) -> str:
     """An event fact told as the news itself, with `when`: `Yesterday I went to Kebab Corner and had the falafel
-    wraps.` (no separate announcement repeating it)."""
+    wraps.` (no separate announcement repeating it); a change of state said in other words, as it now is:
+    `I've joined Pulse as of yesterday`."""
     when = context.get("when")
     clause = said_clause(fact)
-    if when and rng.random() < 0.5:
+    if not fact.get("event"):  # a change of state, said as it is now: `I've joined Pulse as of yesterday`
+        body = f"{clause.removesuffix(' now')} as of {when}" if when else clause
+    elif when and rng.random() < 0.5:
         body = f"{capital(when)}, {uncap(clause)}"
     else:
         body = f"{clause} {when or ''}"
@@ -209,13 +212,15 @@ def initial_plan(context: dict[str, Any], rng: random.Random) -> tuple[list[str]
         elif context.get("detail"):
             required.append(sentence(f"{pointer} {uncap(context['detail'].rstrip('.'))}"))
             context = context | {"detail": None}
-    elif facts and facts[0].get("event") and not attachment:
-        required.append(told_event(facts.pop(0), context, rng, lead))  # what happened is the fact itself
+    elif facts and (facts[0].get("event") or facts[0].get("mode", "explicit") != "explicit") and not attachment:
+        required.append(told_event(facts.pop(0), context, rng, lead))  # what happened (or changed) is the news
     elif not attachment or context.get("when") and not mentions(required[0], context["when"]):
         required.append(announce(context, rng, lead if not attachment else ""))
     if context.get("callback"):
         required.insert(1 if attachment else len(required), callback_line(context["callback"], rng))
-    required += [fact_line(f, rng, rng.choice(("", "", "", "Also,")), bool(attachment)) for f in facts]
+    told = " ".join(required)  # a fact the announcement already says in its words is not said again
+    required += [fact_line(f, rng, rng.choice(("", "", "", "Also,")), bool(attachment)) for f in facts
+                 if f.get("mode", "explicit") != "explicit" or not mentions(told, f["must_include"])]
     required += list(context.get("distractors") or [])  # what someone else did, or what nearly happened
     if context.get("detail"):
         required.append(sentence(context["detail"]))
