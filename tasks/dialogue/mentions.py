@@ -44,7 +44,7 @@ from schemas.world import Fact, Plan, World
 from tasks.common.facttext import capital, carries, carries_first, first_name, holder, mentions, who
 from tasks.common.rng import rng_for
 from tasks.dialogue.bullets import SENTENCE
-from tasks.dialogue.valueparts import DERIVED, FRAMES, PERSONA_ONLY, value_parts
+from tasks.dialogue.valueparts import DERIVED, PERSONA_ONLY, frames_for, value_parts
 from tasks.world.catalog import KINDS
 
 PARAPHRASES: dict[str, tuple[str, ...]] = {
@@ -175,8 +175,8 @@ def usable_frame(fact: Fact, persona: Persona, world: World, pick: float) -> tup
     plan_fields = value_fields(fact, world) if fact.attribute in PARAPHRASES else {}
     own = fact.subject == persona.name or fact.attribute not in PERSONA_ONLY
     year = fact.valid_from.year if fact.valid_from else None
-    parts = value_parts(fact, persona, year) if fact.attribute in FRAMES and own else {}
-    for frames, fields in ((PARAPHRASES.get(fact.attribute, ()), plan_fields), (FRAMES.get(fact.attribute, ()), parts)):
+    parts = value_parts(fact, persona, year) if frames_for(fact) and own else {}
+    for frames, fields in ((PARAPHRASES.get(fact.attribute, ()), plan_fields), (frames_for(fact), parts)):
         for frame in frames if fields else ():
             names = frame_fields(frame)
             if any(n not in fields for n in names) or not all(

@@ -10,6 +10,8 @@ of the value (`dish`, `restaurant`) or the same thing said another way, derived 
 - `title`: a doctor by title and surname (`Dr. Emi Watanabe` -> `Dr Watanabe`);
 - `first`: a person of the persona's life by first name (`Robin Otieno` -> `Robin`), only when no one else
   close to them has that first name, so the name still picks out one person;
+- `person`: for a relationship, the person it is with (the frames say what the two do together: `Kim Doyle
+  and I work together` for a colleague);
 - `x_a`: a part with its article (`a greyhound`, `an upright piano`).
 
 `FRAMES` says each attribute's value in other words with those parts (mentions.py PARAPHRASES holds the frames
@@ -110,8 +112,18 @@ FRAMES: dict[str, tuple[str, ...]] = {
     "relationship_status": ("{partner_first} and I are properly together now", "I'm with {partner_first} now, officially"),
     "family_visit": ("{relative_first} and I caught up on {topic}",),
     "evening_out": ("{partner_first} and I spent the evening at {place}", "I took {partner_first} to {place}"),
+    # a relationship by what the two do together (`relationship:<role>`): the role is implied, not named
+    "relationship:neighbour": ("{person} lives next door to me", "{person} lives just down the road from me"),
+    "relationship:colleague": ("{person} and I work together", "{person} works on the same team as me"),
+    "relationship:flatmate": ("{person} and I share a flat",),
+    "relationship:gym buddy": ("{person} and I train together at the gym",),
+    "relationship:classmate": ("{person} and I are in the same class",),
+    "relationship:mentor": ("{person} has been guiding me at work for years",),
+    "relationship:old school friend": ("{person} and I go back to our school days",),
+    "relationship:ex-partner": ("{person} and I used to be together",),
+    "relationship:best friend": ("{person} is the closest friend I have",),
 }
-"""Attribute -> frames saying the value by its parsed parts (`{who}`/`{whose}`: the holder as the persona names
+"""Attribute (or `attribute:value`) -> frames saying the value by its parsed parts (`{who}`/`{whose}`: the holder as the persona names
 them; `{x_a}`: the part with its article; `{x_first}`: a person's first name)."""
 
 PERSONA_ONLY = frozenset({"favourite_cafe", "disliked_cafe", "gym", "gym_signup_failed", "grocery_shop", "doctor",
@@ -125,7 +137,7 @@ HEADS = ("Swim Club", "Yoga Studio", "Coffee House", "Coffee", "Café", "Cafe", 
          "Studio", "Club", "Grocers", "Supermarket", "Stores", "Coffee Co.")
 """Generic heads people drop from a place's name (`Pulse Gym` -> `Pulse`)."""
 
-DERIVED = frozenset({"day", "short", "title", "model_a", "hard_words", "hard_plain", "animal_a", "thing_a", "job_a",
+DERIVED = frozenset({"person", "day", "short", "title", "model_a", "hard_words", "hard_plain", "animal_a", "thing_a", "job_a",
                      "colleague_first", "partner_first", "relative_first"})
 """Parts said another way (not phrases of the value): the frame check takes them as the value's by construction."""
 
@@ -172,9 +184,16 @@ def first_of(name: str, persona: Persona) -> str | None:
     return first
 
 
+def frames_for(fact: Fact) -> tuple[str, ...]:
+    """The value frames of the fact: its value's own (`relationship:neighbour`), else its attribute's."""
+    return FRAMES.get(f"{fact.attribute}:{fact.value.strip().lower()}") or FRAMES.get(fact.attribute, ())
+
+
 def value_parts(fact: Fact, persona: Persona, year: int | None = None) -> dict[str, str]:
     """The fact's value taken apart by its attribute's shape, with the derived parts (module doc); {} when the
     value does not have the shape."""
+    if fact.attribute == "relationship":  # the holder is the person; the frames imply the role
+        return {"person": fact.subject}
     shape = SHAPES.get(fact.attribute)
     found = re.fullmatch(shape, fact.value.strip()) if shape else None
     if found is None:

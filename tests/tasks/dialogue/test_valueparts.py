@@ -72,3 +72,12 @@ def test_values_without_their_shape_or_held_by_someone_else_take_no_value_frame(
     assert paraphrase(fact("gym", "Core Collective"), persona, world, 0.0) is None  # nothing left once shortened
     assert paraphrase(fact("doctor", "the walk-in clinic"), persona, world, 0.0) is None  # not `Dr. <name>`
     assert paraphrase(fact("gym", "Pulse Gym", "Priya Shah"), persona, world, 0.0) is None  # `I've joined` is mine
+
+
+def test_a_relationship_is_implied_by_what_the_two_do_together_never_named():
+    world, persona = make_world(), make_persona()
+    r = paraphrase(fact("relationship", "neighbour", "Priya Shah"), persona, world, 0.0)
+    assert r is not None and r.parts == ("Priya Shah",)
+    assert "next door" in r.clause or "down the road" in r.clause
+    assert not mentions(r.clause, "neighbour")
+    assert paraphrase(fact("relationship", "sister", "Priya Shah"), persona, world, 0.0) is None  # no frame

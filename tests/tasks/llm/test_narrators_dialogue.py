@@ -209,6 +209,14 @@ def test_formal_voice_has_no_contractions_and_no_emoji_when_disabled():
                 assert not CONTRACTION.search(text) and not narr._EMOJI_RE.search(text), text
 
 
+def test_a_casual_voice_types_in_lower_case_but_never_lowers_i_or_a_name():
+    style = {"formality": 0.05, "verbosity": 0.5, "emoji": False, "vocabulary": []}
+    for text in ("Kim Nasser and I had to call off our lunch.", "I spent a session on chess."):
+        voiced = {narr.voiced(text, style, random.Random(s)) for s in range(40)}
+        assert voiced == {text}
+    assert "so the lunch is off." in {narr.voiced("So the lunch is off.", style, random.Random(s)) for s in range(40)}
+
+
 def test_emoji_and_favourite_words_appear_for_people_who_use_them():
     style = {"formality": 0.1, "verbosity": 0.5, "emoji": True, "vocabulary": ["lowkey"]}
     texts = [user.user_turn_initial(initial_context("information_sharing", style=style), random.Random(s))["text"]

@@ -20,6 +20,7 @@ from typing import Any
 
 from tasks.common.facttext import mentions
 from tasks.llm.providers.narrators.corpus import band, capital
+from tasks.llm.providers.narrators.realize import uncap
 from tasks.llm.providers.narrators.dialogue_banks import (
     EMOJI,
     POINT_FRAMES,
@@ -88,7 +89,7 @@ def voiced(text: str, style: dict[str, Any], rng: random.Random) -> str:
     elif not _EMOJI_RE.search(text) and rng.random() < 0.6:
         text = f"{text} {rng.choice(EMOJI)}"
     if band(style) == "casual" and rng.random() < 0.35 and not text.startswith("["):
-        text = text[:1].lower() + text[1:]
+        text = uncap(text)  # typed in lower case, but not `i` or a name (`kim Nasser`)
     return text
 
 
