@@ -44,6 +44,7 @@ from tasks.dialogue.verify import Problem, TurnScope, heard_in, turn_problems, v
 from tasks.llm.gateway import CallSpec
 from tasks.llm.rounds import Chain
 from tasks.world.catalog import KINDS
+from tasks.world.ontology import ATTRIBUTES
 
 
 class SessionWriter:
@@ -204,7 +205,8 @@ class SessionWriter:
                     "event": event}
         said = f"{r.wrong} {r.correction}" if r.wrong else r.clause
         form = next((f for f in reversed(fact.surface_forms) if mentions(said, f)), r.parts[-1])
-        out = {"clause": r.clause, "must_include": form, "mode": r.mode, "event": event}
+        out = {"clause": r.clause, "must_include": form, "mode": r.mode, "event": event,
+               "constraint": getattr(ATTRIBUTES.get(fact.attribute), "domain", "") == "constraint"}
         return out | ({"wrong": r.wrong, "correction": r.correction} if r.wrong else {})
 
     def said(self, text: str, fact: Fact) -> bool:

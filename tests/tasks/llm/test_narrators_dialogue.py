@@ -441,3 +441,13 @@ def test_the_assistant_never_says_back_the_slip_of_a_self_correction():
                                            "entity": {"cafe": "Blue Door Coffee", "drink": "double espresso"}})
         text = assistant.assistant_turn(context, random.Random(seed))["text"]
         assert "Luigi" not in text, text
+
+
+def test_a_change_said_in_other_words_is_the_news_a_constraint_as_what_they_were_told():
+    rule = {"clause": "I can't travel until 29 March", "must_include": "29 March", "mode": "paraphrased",
+            "event": False, "constraint": True}
+    assert user.told_event(rule, {"when": "earlier today"}, random.Random(1), "") == (
+        "I was told earlier today that I can't travel until 29 March.")
+    gym = rule | {"clause": "I'm a member at Pulse now", "must_include": "Pulse", "constraint": False}
+    assert user.told_event(gym, {"when": "yesterday"}, random.Random(1), "Also,") == (
+        "Also, I'm a member at Pulse as of yesterday.")

@@ -68,7 +68,9 @@ def told_event(fact: dict[str, Any], context: dict[str, Any], rng: random.Random
     `I've joined Pulse as of yesterday`."""
     when = context.get("when")
     clause = said_clause(fact)
-    if not fact.get("event"):  # a change of state, said as it is now: `I've joined Pulse as of yesterday`
+    if fact.get("constraint") and when:  # what they were told: `I was told yesterday that I can't travel until 2 May`
+        body = f"I was told {when} that {uncap(clause)}"
+    elif not fact.get("event"):  # a change of state, said as it is now: `I've joined Pulse as of yesterday`
         body = f"{clause.removesuffix(' now')} as of {when}" if when else clause
     elif when and rng.random() < 0.5:
         body = f"{capital(when)}, {uncap(clause)}"
