@@ -298,7 +298,8 @@ def check_clock(audit: Audit, session_id: str, turns: list[Turn]) -> None:
 
 def check_mentions(audit: Audit) -> None:
     """Each fact_mentions row: its fact and its turn or chunk resolve, its span is in that text, and a mention that
-    counts as evidence of the value is in a text carrying one of the fact's surface forms (`mention_resolves`)."""
+    counts as evidence of the value is in a text carrying one of the fact's surface forms, or, said in other words
+    (REALIZED_MODES), has its recorded span there (`mention_resolves`)."""
     for m in audit.corpus.mentions:
         item = audit.turns.get(m.evidence_id) if m.evidence_kind == "turn" else audit.chunks.get(m.evidence_id)
         fact = audit.facts.get(m.fact_id)

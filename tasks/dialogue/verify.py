@@ -4,7 +4,8 @@ by the per-persona verifier (tasks/verify.py), whose findings land in verifier_f
 The rules (each a `Problem.check` name):
 
 - `turn_carries_fact`: every fact a turn claims (`fact_ids`) is carried: one of its surface forms, or
-  its value, occurs as a whole phrase (tasks/common/facttext.py).
+  its value, occurs as a whole phrase (tasks/common/facttext.py), or the turn says it in other words as the
+  realizer recorded (a REALIZED_MODES mention with its span: `TurnScope.realized`).
 - `turn_fact_not_valid`: a claimed fact holds on the turn's persona-local day
   (valid_from <= day < valid_to): stating a stale or not-yet-true value as current contradicts the store.
 - `turn_anticipates_fact`: the text carries a surface form of a fact that only becomes true after the
