@@ -28,6 +28,10 @@ import re
 from schemas.profile import Persona
 from schemas.world import Fact
 from tasks.common.facttext import first_name
+from tasks.llm.providers.narrators.realize import indefinite
+
+PLACES = ("favourite_cafe", "disliked_cafe", "gym", "gym_signup_failed", "grocery_shop")
+"""Attributes whose value is a place's name, said by its short name (`short_name`)."""
 
 SHAPES: dict[str, str] = {
     "dinner_out": r"(?P<dish>.+) at (?P<restaurant>.+)",
@@ -75,7 +79,7 @@ SHAPES: dict[str, str] = {
                r"orange|navy|dark blue|bright red) )+)(?P<model>.+)",
     "sold_item": r"(?P<looks>(?:(?:second-hand|used|old|vintage|black|white|silver|grey|gray|blue|red|green|yellow|"
                  r"orange|navy) )+)(?P<model>.+)",
-    **{a: r"(?P<place>.+)" for a in ("favourite_cafe", "disliked_cafe", "gym", "gym_signup_failed", "grocery_shop")},
+    **{name: r"(?P<place>.+)" for name in PLACES},
 }
 """Attribute -> the shape of its values, with the parts named (the catalog's and the baseline's wording)."""
 
@@ -171,10 +175,6 @@ def spoken_date(text: str, year: int | None) -> str | None:
     return out if year == day.year else f"{out} {day.year}"
 
 
-def article(np: str) -> str:
-    return ("an " if np[:1].lower() in "aeiou" else "a ") + np
-
-
 def first_of(name: str, persona: Persona) -> str | None:
     """A person of the persona's life by first name when that name picks out one of them, else None."""
     first = first_name(name)
@@ -208,7 +208,7 @@ def value_parts(fact: Fact, persona: Persona, year: int | None = None) -> dict[s
         hard = bool(parts.pop("hard", ""))
         parts["hard_words"] = " or do anything strenuous" if hard else ""
         parts["hard_plain"] = " or hard exercise" if hard else ""
-    if "place" in parts and fact.attribute in SHAPES and SHAPES[fact.attribute] == r"(?P<place>.+)":
+    if fact.attribute in PLACES:
         short = short_name(parts["place"])
         if short is None:
             return {}
@@ -217,9 +217,9 @@ def value_parts(fact: Fact, persona: Persona, year: int | None = None) -> dict[s
         parts["title"] = f"Dr {parts['surname']}"
     for key in ("animal", "thing", "job"):
         if key in parts:
-            parts[f"{key}_a"] = article(parts[key])
+            parts[f"{key}_a"] = indefinite(parts[key])
     if "model" in parts:
-        parts["model_a"] = article(parts["model"])
+        parts["model_a"] = indefinite(parts["model"])
     for key in ("colleague", "partner", "relative"):
         if key in parts:
             first = first_of(parts[key], persona)

@@ -140,6 +140,12 @@ def a(noun_phrase: str) -> str:
     return noun_phrase if first in DETERMINERS or noun_phrase[:1].isupper() else _ENGINE.a(noun_phrase)
 
 
+def indefinite(noun_phrase: str) -> str:
+    """`Honda Civic` -> `a Honda Civic`, `upright piano` -> `an upright piano`: always with `a`/`an` (inflect),
+    for a phrase that names a kind of thing even when it is capitalised (a make and model)."""
+    return _ENGINE.a(noun_phrase)
+
+
 def plural(noun: str, n: int = 2) -> str:
     """`knife` -> `knives` unless n is 1."""
     return noun if n == 1 else _ENGINE.plural_noun(noun)
