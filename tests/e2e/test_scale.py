@@ -19,7 +19,8 @@ PER_PERSONA = [t for t in CORPUS_TABLES if t != "llm_calls"]
 @pytest.fixture(scope="module")
 def windowed(tmp_path_factory):
     """tiny (two weeks), three personas, one branch in flight; at each submit, records the personas landed so
-    far and how many stage values are still alive."""
+    far and how many of this build's stage values are still alive (a fresh home, so every one is made
+    by this run)."""
     home = tmp_path_factory.mktemp("scale")
     config = load_preset("tiny")
     config = config.model_copy(update={"name": "scale", "personas": 3, "days": 14,
@@ -31,7 +32,9 @@ def windowed(tmp_path_factory):
                             (ctx.layout.table_dir(t) / f"run_id={ctx.run_id}").glob("persona_id=*/part.parquet"))
                   for t in PER_PERSONA}
         gc.collect()
-        submitted.append((persona_id, landed, sum(isinstance(o, Staged) for o in gc.get_objects())))
+        # this build's values only: a worker that ran other test files first may still hold theirs
+        alive = sum(isinstance(o, Staged) and o.origin_run == ctx.run_id for o in gc.get_objects())
+        submitted.append((persona_id, landed, alive))
         return submit(ctx, persona_id, seed_text, tasks)
 
     with pytest.MonkeyPatch.context() as mp:
