@@ -17,6 +17,7 @@ from schemas.corpus import REALIZED_MODES, Chunk, Corpus, Turn
 from schemas.profile import Persona
 from schemas.qa import Evidence, Question, QuestionSet
 from schemas.world import Fact, World
+from tasks.common.evidence import conveys, realized_spans
 from tasks.common.facttext import carries, carries_first, mentions
 from tasks.dialogue.verify import WARNINGS, TurnScope, scopes_for, turn_problems
 from tasks.sources.verify import document_problems
@@ -59,6 +60,7 @@ class Audit:
         self.bullets = {b.bullet_id: b for b in self.corpus.bullets}
         self.sessions = {s.session_id: s for s in self.corpus.sessions}
         self.by_question = {q.question_id: q for q in self.questions.questions}
+        self.spans = realized_spans(self.corpus.mentions)
 
     def flag(
         self,
@@ -174,12 +176,13 @@ def check_evidence(audit: Audit, row: Evidence) -> None:
         )
     if fact is None:  # structural evidence (a chunk holding a table or section): no fact to carry
         return
-    if not carries(item.text, fact):
+    if not conveys(item.text, fact, row.evidence_kind, row.evidence_id, audit.spans):
         audit.flag(
             "questions",
             ref,
             "evidence_carries_fact",
-            f"{row.evidence_id} does not contain any surface form of {fact.fact_id} ({fact.surface_forms})",
+            f"{row.evidence_id} holds no surface form of {fact.fact_id} ({fact.surface_forms}) and no recorded "
+            "mention of it in other words",
             "cite items whose text states the fact",
         )
     if row.fact_id not in item.fact_ids:

@@ -92,7 +92,8 @@ FRAMES: dict[str, tuple[str, ...]] = {
     "grocery_shop": ("I do my food shopping at {short} now", "I've switched to {short} for the weekly shop"),
     "doctor": ("I'm registered with {title} now", "my new GP is {title}", "I'm seeing {title} these days"),
     "running_restriction": ("I'm not allowed to run until {day}", "running is off the cards for me until {day}"),
-    "travel_restriction": ("I can't travel{hard_words} until {day}", "travel{hard_plain} is off limits for me until {day}"),
+    "travel_restriction": ("I can't travel{hard_words} until {day}",
+                           "travel{hard_plain} is off limits for me until {day}"),
     "spending_restriction": ("I'm not spending on anything non-essential until {day}",
                              "anything non-essential has to wait until {day}, money-wise"),
     "dating_pause": ("I'm taking a break from dating until {day}", "I'm not seeing anyone new until {day}"),
@@ -112,8 +113,10 @@ FRAMES: dict[str, tuple[str, ...]] = {
     "dinner_cancelled": ("our dinner plans at {restaurant} fell through", "{restaurant} is off, we cancelled dinner"),
     "evening_cancelled": ("we never made it to {place} in the end", "the night at {place} didn't happen"),
     "bad_visit": ("{cafe} was a letdown: {problem}", "{cafe} let me down: {problem}"),
-    "adoption_refused": ("they turned me down for {name}, the {animal}", "I wasn't allowed to adopt {name}, the {animal}"),
-    "relationship_status": ("{partner_first} and I are properly together now", "I'm with {partner_first} now, officially"),
+    "adoption_refused": ("they turned me down for {name}, the {animal}",
+                         "I wasn't allowed to adopt {name}, the {animal}"),
+    "relationship_status": ("{partner_first} and I are properly together now",
+                            "I'm with {partner_first} now, officially"),
     "family_visit": ("{relative_first} and I caught up on {topic}",),
     "evening_out": ("{partner_first} and I spent the evening at {place}", "I took {partner_first} to {place}"),
     # a relationship by what the two do together (`relationship:<role>`): the role is implied, not named
@@ -127,8 +130,8 @@ FRAMES: dict[str, tuple[str, ...]] = {
     "relationship:ex-partner": ("{person} and I used to be together",),
     "relationship:best friend": ("{person} is the closest friend I have",),
 }
-"""Attribute (or `attribute:value`) -> frames saying the value by its parsed parts (`{who}`/`{whose}`: the holder as the persona names
-them; `{x_a}`: the part with its article; `{x_first}`: a person's first name)."""
+"""Attribute (or `attribute:value`) -> frames saying the value by its parsed parts (`{who}`/`{whose}`: the holder as
+the persona names them; `{x_a}`: the part with its article; `{x_first}`: a person's first name)."""
 
 PERSONA_ONLY = frozenset({"favourite_cafe", "disliked_cafe", "gym", "gym_signup_failed", "grocery_shop", "doctor",
                           "running_restriction", "travel_restriction", "spending_restriction", "dating_pause",
@@ -141,8 +144,8 @@ HEADS = ("Swim Club", "Yoga Studio", "Coffee House", "Coffee", "Café", "Cafe", 
          "Studio", "Club", "Grocers", "Supermarket", "Stores", "Coffee Co.")
 """Generic heads people drop from a place's name (`Pulse Gym` -> `Pulse`)."""
 
-DERIVED = frozenset({"person", "day", "short", "title", "model_a", "hard_words", "hard_plain", "animal_a", "thing_a", "job_a",
-                     "colleague_first", "partner_first", "relative_first"})
+DERIVED = frozenset({"person", "day", "short", "title", "model_a", "hard_words", "hard_plain", "animal_a", "thing_a",
+                     "job_a", "colleague_first", "partner_first", "relative_first"})
 """Parts said another way (not phrases of the value): the frame check takes them as the value's by construction."""
 
 

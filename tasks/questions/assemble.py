@@ -34,7 +34,7 @@ from schemas.corpus import Corpus
 from schemas.profile import Persona
 from schemas.qa import Evidence, Question, QuestionSet, RephrasedQuestion
 from schemas.world import World
-from tasks.common.facttext import carries, mentions
+from tasks.common.facttext import mentions
 from tasks.common.rng import rng_for
 from tasks.domains import DomainPack, pack_for
 from tasks.llm.checks import hard_check
@@ -187,8 +187,7 @@ def evidence(ctx: QContext, cand: Candidate, asked_at: dt.datetime) -> tuple[Ref
             item = ctx.item(ref)
             if item is None or not item[0] < asked_at:
                 return None
-            fact = ctx.facts.get(ref.fact_id) if ref.fact_id is not None else None
-            if ref.fact_id is not None and (fact is None or not carries(item[1], fact)):
+            if ref.fact_id is not None and not ctx.conveys(ref, item[1]):
                 return None
         return tuple(dict.fromkeys(cand.evidence))
     refs: list[Ref] = []

@@ -22,7 +22,7 @@ from schemas.corpus import Corpus, Document
 from schemas.profile import Persona
 from schemas.qa import CHARACTERISTICS, TAXONOMIES  # noqa: F401  (CHARACTERISTICS: RHELM's, re-exported)
 from schemas.world import Event, Fact, World
-from tasks.common.facttext import carries
+from tasks.common.evidence import conveys, realized_spans
 from tasks.common.rng import rng_for
 
 STAGE = "questions"
@@ -88,6 +88,7 @@ class QContext:
     _index: dict[str, list[tuple[dt.datetime, Ref]]] | None = field(default=None, repr=False)
     _history: dict[tuple[str, str], list[Fact]] | None = field(default=None, repr=False)
     _items: dict[tuple[str, str], tuple[dt.datetime, str]] | None = field(default=None, repr=False)
+    _spans: dict[tuple[str, str, str], tuple[str, ...]] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if not self.facts:
@@ -103,7 +104,8 @@ class QContext:
 
     @property
     def evidence_index(self) -> dict[str, list[tuple[dt.datetime, Ref]]]:
-        """fact id -> [(timestamp, Ref)] of every turn/chunk that claims and carries the fact, by time."""
+        """fact id -> [(timestamp, Ref)] of every turn/chunk that claims and conveys the fact (a surface form, or
+        a recorded mention in other words: tasks/common/evidence.py), by time."""
         if self._index is None:
             index: dict[str, list[tuple[dt.datetime, Ref]]] = defaultdict(list)
             items = [("turn", t.turn_id, t.timestamp, t.text, t.fact_ids) for t in self.corpus.turns]
@@ -111,12 +113,24 @@ class QContext:
             for kind, item_id, stamp, text, fact_ids in items:
                 for fid in fact_ids:
                     fact = self.facts.get(fid)
-                    if fact is not None and carries(text, fact):
+                    if fact is not None and conveys(text, fact, kind, item_id, self.spans):
                         index[fid].append((stamp, Ref(kind, item_id, fid)))
             for rows in index.values():
                 rows.sort(key=lambda r: (r[0], r[1].kind, r[1].item_id))
             self._index = dict(index)
         return self._index
+
+    @property
+    def spans(self) -> dict[tuple[str, str, str], tuple[str, ...]]:
+        """Where the corpus says a fact in other words: (kind, item id, fact id) -> recorded spans."""
+        if self._spans is None:
+            self._spans = realized_spans(self.corpus.mentions)
+        return self._spans
+
+    def conveys(self, ref: Ref, text: str) -> bool:
+        """Whether `text`, the item `ref` names, states the fact `ref` cites."""
+        fact = self.facts.get(ref.fact_id) if ref.fact_id is not None else None
+        return fact is not None and conveys(text, fact, ref.kind, ref.item_id, self.spans)
 
     def evidence_for(self, fact_id: str, before: dt.datetime | None = None) -> list[Ref]:
         """Turns/chunks that claim AND carry the fact, strictly before `before` (default asked_at)."""

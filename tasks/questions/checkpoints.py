@@ -86,13 +86,17 @@ def dated_after(row, cut: dt.date) -> bool:
 
 
 def corpus_before(corpus: Corpus, moment: dt.datetime) -> Corpus:
-    """The corpus items written strictly before `moment`."""
+    """The corpus items written strictly before `moment`, with the fact mentions they hold."""
+    chunks = [c for c in corpus.chunks if c.created_at < moment]
+    turns = [t for t in corpus.turns if t.timestamp < moment]
+    kept = {c.chunk_id for c in chunks} | {t.turn_id for t in turns}
     return Corpus(
         documents=[d for d in corpus.documents if d.created_at < moment],
-        chunks=[c for c in corpus.chunks if c.created_at < moment],
+        chunks=chunks,
         bullets=[b for b in corpus.bullets if b.date < moment.date()],
         sessions=[s for s in corpus.sessions if s.started_at < moment],
-        turns=[t for t in corpus.turns if t.timestamp < moment],
+        turns=turns,
+        mentions=[m for m in corpus.mentions if m.evidence_id in kept],
     )
 
 

@@ -44,7 +44,8 @@ from schemas.corpus import Corpus, Document
 from schemas.profile import Persona
 from schemas.qa import MCQ_OPTIONS, Evidence, Question, QuestionSet
 from schemas.world import Event, Fact, World
-from tasks.common.facttext import carries, event_title, is_event_fact, mentions, story_events
+from tasks.common.evidence import conveys, realized_spans
+from tasks.common.facttext import event_title, is_event_fact, mentions, story_events
 from tasks.common.timeutil import local_date
 from tasks.domains import PACKS, DomainPack, pack_for, pack_named
 from tasks.questions.select import category_cap, effective_share
@@ -69,6 +70,7 @@ class Store:
         self.items = {("turn", t.turn_id): (t.timestamp, t.text) for t in self.corpus.turns}
         self.items |= {("chunk", c.chunk_id): (c.created_at, c.text) for c in self.corpus.chunks}
         self.documents = {d.doc_id: d for d in self.corpus.documents}
+        self.spans = realized_spans(self.corpus.mentions)
         self._reruns: dict[tuple[str, str], dict[tuple[str, str, str], list[str]]] = {}
         self._contexts: dict[str, object] = {}  # context_as_of -> QContext, shared by every generator
         self.pack = pack_of(self.config, self.persona)
@@ -456,7 +458,8 @@ def _evidence_checks(store: Store, q: Question, row: Evidence, used: list[str]) 
     fact = store.facts.get(row.fact_id)
     checks.append((row.fact_id in used, f"{row.evidence_id} cites a fact the derivation uses ({row.fact_id})"))
     if item is not None:
-        checks.append((fact is not None and carries(item[1], fact), f"{row.evidence_id} carries {row.fact_id}"))
+        said = fact is not None and conveys(item[1], fact, row.evidence_kind, row.evidence_id, store.spans)
+        checks.append((said, f"{row.evidence_id} carries {row.fact_id}"))
     return checks
 
 

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from schemas.corpus import Chunk, Corpus, Document, Session, Turn
+from schemas.corpus import Chunk, Corpus, Document, FactMention, Session, Turn
 from schemas.qa import CHARACTERISTICS, MCQ_OPTIONS, RephrasedQuestion
 from tasks.questions import mcq, scales
 from tasks.questions.assemble import Report, build_questions, referents, rewording_ok
@@ -532,3 +532,23 @@ def test_documents_and_chunks_can_be_evidence():
     qset = run({"fact.state_dependent_attribute": city_question}, corpus=corpus)
     assert [(e.evidence_kind, e.evidence_id) for e in qset.evidence] == [("chunk", chunk.chunk_id)]
     assert qset.questions[0].checkpoint == "in_timeline"
+
+
+def test_a_fact_said_in_other_words_is_evidence_where_its_mention_was_recorded():
+    """Day 6 says the move without the city's name; the realizer's recorded span makes that turn evidence (and the
+    question keeps it), while an unrecorded or non-counting mention does not."""
+    said = {**CITY_TALK, 6: ("Moved! We're over the river near the university now.", [f"{PID}-f0007"])}
+    corpus = hand_corpus(said)
+    turn = f"{PID}-s0006-t01"
+
+    def mention(counts: bool, span: str = "over the river near the university") -> FactMention:
+        return FactMention(mention_id=f"{turn}-m1", persona_id=PID, fact_id=f"{PID}-f0007", evidence_id=turn,
+                           evidence_kind="turn", mode="paraphrased", span=span, counts=counts)
+
+    assert ctx_for(corpus=corpus).evidence_for(f"{PID}-f0007") == []
+    for unheard in (mention(False), mention(True, "on the far side of town")):
+        assert ctx_for(corpus=corpus.model_copy(update={"mentions": [unheard]})).evidence_for(f"{PID}-f0007") == []
+    recorded = corpus.model_copy(update={"mentions": [mention(True)]})
+    assert ctx_for(corpus=recorded).evidence_for(f"{PID}-f0007") == [Ref("turn", turn, f"{PID}-f0007")]
+    qset = run({"fact.state_dependent_attribute": city_question}, corpus=recorded)
+    assert [(q.answer, [e.evidence_id for e in qset.evidence]) for q in qset.questions] == [("Cambridge", [turn])]

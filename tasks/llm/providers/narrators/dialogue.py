@@ -20,7 +20,6 @@ from typing import Any
 
 from tasks.common.facttext import mentions
 from tasks.llm.providers.narrators.corpus import band, capital
-from tasks.llm.providers.narrators.realize import uncap
 from tasks.llm.providers.narrators.dialogue_banks import (
     EMOJI,
     POINT_FRAMES,
@@ -32,6 +31,7 @@ from tasks.llm.providers.narrators.dialogue_banks import (
     SMALL_TALK_VERBS,
     TABLE_FRAMES,
 )
+from tasks.llm.providers.narrators.realize import uncap
 from tasks.llm.providers.offline import narrator
 
 _EMOJI_RE = re.compile("[\U0001f300-\U0001faff\u2600-\u27bf\ufe0f]")

@@ -1,0 +1,35 @@
+"""Whether a turn or chunk conveys a fact: it holds one of the fact's surface forms, or the realizer recorded a
+mention of the fact there in other words (a `fact_mentions` row whose mode is one of REALIZED_MODES, that counts
+as evidence of the value, with a span the text holds).
+
+Questions take their evidence by this rule (tasks/questions/base.py), and the verifier and the question review
+check cited evidence the same way, so a fact said only as "I've joined Pulse" is evidence of `gym = Pulse Gym`
+wherever it was recorded, and nowhere else.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+
+from schemas.corpus import REALIZED_MODES, FactMention
+from schemas.world import Fact
+from tasks.common.facttext import carries, mentions
+
+Spans = Mapping[tuple[str, str, str], tuple[str, ...]]
+"""(evidence kind, evidence id, fact id) -> the recorded spans that say the fact's value in other words."""
+
+
+def realized_spans(rows: Iterable[FactMention]) -> dict[tuple[str, str, str], tuple[str, ...]]:
+    """The spans of every counted mention said in other words, by where it was said and which fact it says."""
+    out: dict[tuple[str, str, str], list[str]] = defaultdict(list)
+    for m in rows:
+        if m.mode in REALIZED_MODES and m.counts and m.span:
+            out[(m.evidence_kind, m.evidence_id, m.fact_id)].append(m.span)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def conveys(text: str, fact: Fact, kind: str, item_id: str, spans: Spans) -> bool:
+    """True when `text` (the turn or chunk `kind`/`item_id`) states the fact: a surface form, or a recorded span
+    of a mention in other words that the text holds."""
+    return carries(text, fact) or any(mentions(text, s) for s in spans.get((kind, item_id, fact.fact_id), ()))
