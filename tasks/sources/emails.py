@@ -11,7 +11,7 @@ import datetime as dt
 import email.utils
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pydantic import BaseModel
@@ -36,19 +36,9 @@ from tasks.common.facttext import (
 from tasks.common.rng import rng_for
 from tasks.common.timeutil import local_datetime
 from tasks.sources.docplan import STAGE, Planned, slug
+from tasks.sources.organisations import Writer, line, writer_for
 
-ORGANISATIONS = (
-    (("dog", "cat", "pet", "vet", "puppy", "kitten"), "Paws & Whiskers Veterinary Clinic"),
-    (("move", "flat", "apartment", "house", "rent", "lease"), "Greenleaf Lettings"),
-    (("class", "course", "lesson", "workshop", "study"), "Northside Community Learning Centre"),
-    (("doctor", "dentist", "health", "clinic", "physio", "injury"), "CityCare Health Clinic"),
-    (("gym", "run", "marathon", "yoga", "swim", "fitness"), "Peak Fitness Club"),
-    (("bank", "loan", "savings", "mortgage", "invest", "budget"), "Harbour Savings Bank"),
-    (("trip", "flight", "travel", "holiday", "hotel", "visit"), "Wayfarer Travel Desk"),
-    (("car", "bike", "repair", "garage"), "Riverside Auto & Cycle"),
-)
 EMPLOYER_WORDS = ("job", "work", "promotion", "project", "office", "raise", "salary", "career", "team", "boss")
-FALLBACK_ORGANISATIONS = ("Riverside Public Library", "Parcelpoint Deliveries", "Town Hall Services")
 NEWSLETTERS = ("The Weekend Digest", "City Culture Weekly", "Deal Hunter Bulletin", "Tech Brief Daily")
 SHOPS = ("Corner Market Grocers", "Northwind Books", "BrightHome Supplies", "Urban Threads", "Pixel & Plug")
 HEADERS = ("From", "To", "Cc", "Date", "Subject")
@@ -105,43 +95,55 @@ def parse_headers(body: str) -> dict[str, Any]:
     }
 
 
-def with_missing_facts(body: str, facts: Sequence[Fact], persona: Persona, person: str) -> str:
-    """`body`, plus a postscript stating any fact whose first surface form the model left out."""
+def with_missing_facts(body: str, facts: Sequence[Fact], persona: Persona, person: str,
+                       say: Callable[[Fact], str] | None = None) -> str:
+    """`body`, plus a postscript stating any fact whose first surface form the model left out (in `say`'s words,
+    else the fact's clause)."""
     missing = [f for f in facts if f.surface_forms and not carries_first(body, f)]
     if not missing:
         return body
-    lines = " ".join(f"{capital(clause(f, persona, person))}." for f in missing)
+    lines = " ".join(f"{capital(say(f) if say else clause(f, persona, person))}." for f in missing)
     return f"{body.rstrip()}\n\nP.S. {lines}"
 
 
 def event_emails(config: BuildConfig, persona: Persona, world: World) -> list[Planned]:
-    """One planned email per event selected by `email_probability`."""
+    """One planned email per event selected by `email_probability` that someone would write about."""
     out = []
     for event in story_events(world):
         rng = rng_for(config.seed, persona.persona_id, STAGE, event.date, f"email:{event.event_id}")
         if rng.random() < config.stages.sources.email_probability:
-            out.append(event_email(config, persona, world, event))
+            planned = event_email(config, persona, world, event)
+            out += [planned] if planned is not None else []
     return out
 
 
-def event_email(config: BuildConfig, persona: Persona, world: World, event: Event) -> Planned:
-    """Who writes to whom (and who is copied), when, about which facts."""
+def event_email(config: BuildConfig, persona: Persona, world: World, event: Event) -> Planned | None:
+    """Who writes to whom (and who is copied), when, about which facts; None when nobody would write (an event
+    that involved no organisation, and no one close to the persona it is not about)."""
     rng = rng_for(config.seed, persona.persona_id, STAGE, event.date, f"parties:{event.event_id}")
-    direction, sender, recipient = parties(persona, world, event, rng)
+    facts = facts_of(world, event)
+    writer = writer_for(persona, world, event, facts)
+    chosen = parties(persona, world, event, writer, rng)
+    if chosen is None:
+        return None
+    direction, sender, recipient = chosen
     cc = copied(persona, world, event, rng, {sender.name, recipient.name}) if direction != "organisation" else []
     sent = sent_at(config, persona, event)
-    facts = facts_of(world, event)
     person = "first" if direction == "outgoing" else "second"
+    say = line if direction == "organisation" else None
+    if writer is not None and direction == "organisation":
+        facts = list(writer.facts)
     context = {
         "persona": persona_context(persona), "style": style_context(persona), "direction": direction,
         "sender": sender.model_dump(), "recipient": recipient.model_dump(), "sent_at": sent.isoformat(),
         "event": event_context(event, world), "parent": None,
-        "facts": [{"fact_id": f.fact_id, "clause": clause(f, persona, person), "must_include": must_include(f)}
-                  for f in facts],
+        "notice": writer.notice if writer is not None and direction == "organisation" else None,
+        "facts": [{"fact_id": f.fact_id, "clause": say(f) if say else clause(f, persona, person),
+                   "must_include": must_include(f)} for f in facts],
     }
 
     def render(draft: EmailDraft) -> Document:
-        text = with_missing_facts(draft.body, facts, persona, person)
+        text = with_missing_facts(draft.body, facts, persona, person, say)
         return email_document(persona, f"email:{event.event_id}", sent, draft.subject, sender, [recipient], cc,
                               text, event_id=event.event_id, facts=facts, kind=direction)
 
@@ -164,15 +166,20 @@ def email_document(persona: Persona, key: str, sent: dt.datetime, subject: str, 
                     thread_id=thread or key)
 
 
-def parties(persona: Persona, world: World, event: Event, rng: random.Random) -> tuple[str, Party, Party]:
-    """(direction, sender, recipient); direction is outgoing, incoming or organisation."""
-    relations = persona.profile.relationships
-    if not relations or rng.random() < 0.4:
-        return "organisation", organisation(persona, world, event, rng), me(persona)
+ORGANISATION_SHARE = 0.5
+"""Of the emailed events that involved an organisation, the share it writes about (the persona's people, the rest)."""
+
+
+def parties(persona: Persona, world: World, event: Event, writer: Writer | None,
+            rng: random.Random) -> tuple[str, Party, Party] | None:
+    """(direction, sender, recipient): the organisation the event involved (`writer`), or someone close to the
+    persona whom the event is not about, writing to them or written to; None when there is neither."""
     involved = involved_names(persona, world, event)
-    others = [r for r in relations if r.name not in involved]
+    others = [r for r in persona.profile.relationships if r.name not in involved]
+    if writer is not None and (not others or rng.random() < ORGANISATION_SHARE):
+        return "organisation", org_party(writer.name, writer.mailbox), me(persona)
     if not others:
-        return "organisation", organisation(persona, world, event, rng), me(persona)
+        return None
     rel = rng.choice(others)
     them = Party(name=rel.name, address=address(rel.name, "mail.example"), relation=rel.role)
     return ("outgoing", me(persona), them) if rng.random() < 0.5 else ("incoming", them, me(persona))
@@ -192,15 +199,6 @@ def involved_names(persona: Persona, world: World, event: Event) -> set[str]:
     """Relations the event is about (named in its title or as a fact subject): they hear it first-hand."""
     text = event_title(event, world.plans) + " " + " ".join(f.subject for f in facts_of(world, event))
     return {rel.name for rel in persona.profile.relationships if rel.name in text}
-
-
-def organisation(persona: Persona, world: World, event: Event, rng: random.Random) -> Party:
-    """A plausible organisation for the event: by keywords, else the employer or a default."""
-    text = f"{event_title(event, world.plans)} {event.kind}".lower()
-    name = next((org for keys, org in ORGANISATIONS if any(k in text for k in keys)), None)
-    if name is None and any(k in text for k in EMPLOYER_WORDS):
-        name = persona.profile.identity.employer
-    return org_party(name or rng.choice(FALLBACK_ORGANISATIONS))
 
 
 def sent_at(config: BuildConfig, persona: Persona, event: Event) -> dt.datetime:
@@ -234,7 +232,8 @@ def reply(persona: Persona, world: World, parent: Document, sent: dt.datetime) -
     context = {
         "persona": persona_context(persona), "style": style_context(persona), "direction": "reply",
         "sender": sender.model_dump(), "recipient": to.model_dump(), "sent_at": sent.isoformat(),
-        "event": event_context(event, world), "facts": [], "parent": {"subject": parent.title, "text": head["text"]},
+        "event": event_context(event, world), "facts": [], "notice": None,
+        "parent": {"subject": parent.title, "text": head["text"]},
     }
     key = f"reply:{parent.doc_id}"
 

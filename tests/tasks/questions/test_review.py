@@ -9,7 +9,8 @@ from tests.tasks.worldfixture import make_config, make_corpus, make_persona, mak
 
 @pytest.fixture(scope="module")
 def inputs():
-    config, persona = make_config(), make_persona()
+    # three items per characteristic, so each template the recomputation tests below need is among those selected
+    config, persona = make_config(stages={"questions": {"characteristic_floor": 3}}), make_persona()
     world = make_world()
     corpus = make_corpus(config, persona, world)
     return config, persona, world, corpus, questions.write_questions(config, persona, world, corpus)

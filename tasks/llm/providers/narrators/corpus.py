@@ -23,8 +23,6 @@ CONTRACTIONS = {
 EMAIL_SUBJECTS = {
     "outgoing": ("{T}", "News: {t}", "Quick update", "Guess what I did", "About my plan to {t}"),
     "incoming": ("Re: {t}", "Heard your news", "Checking in", "Re: your plan to {t}"),
-    "organisation": ("Confirmation: {T}", "Your request: {t}", "Update regarding your plan to {t}",
-                     "Notice: {T}"),
     "reply": ("Re: {t}",),
 }
 EMAIL_OPENINGS = {
@@ -32,8 +30,6 @@ EMAIL_OPENINGS = {
                  "I wanted to fill you in on something."),
     "incoming": ("I hope you're doing well.", "I was so glad to hear from you.",
                  "Just catching up on your news."),
-    "organisation": ("Thank you for contacting us.", "We are writing regarding your recent request.",
-                     "This message is to keep you informed."),
     "reply": ("Thanks for your message.", "Great to hear from you.", "Sorry for the slow reply."),
 }
 EMAIL_EVENTS = {
@@ -43,10 +39,6 @@ EMAIL_EVENTS = {
     ("incoming", "positive"): ("I heard you decided to {t}. That's wonderful!", "So glad you got to {t}."),
     ("incoming", "negative"): ("I heard things didn't go well when you tried to {t}.",
      "Sorry your plan to {t} was rough."),
-    ("organisation", "positive"): ("We are pleased to confirm your request to {t}.",
-     "Your plan to {t} is confirmed."),
-    ("organisation", "negative"): ("Unfortunately, there was a problem with your request to {t}.",
-                                   "We regret that your request to {t} could not be completed as planned."),
     ("reply", "positive"): ("That all sounds good to me.", "Really pleased it worked out.",
                             "Thanks for letting me know how it went."),
     ("reply", "negative"): ("Sorry it turned out that way.", "That sounds frustrating, I am sorry.",
@@ -55,7 +47,7 @@ EMAIL_EVENTS = {
 EMAIL_FACTS = {
     "outgoing": ("{C}.", "So, {c}.", "The short version: {c}."),
     "incoming": ("If I understood right, {c}.", "So {c}, which is big news.", "{C}, right?"),
-    "organisation": ("Our records now show that {c}.", "Please note: {c}.", "This confirms that {c}."),
+    "organisation": ("{C}.",),
 }
 EMAIL_FILLER = {
     "outgoing": ("Otherwise things are fairly quiet here.", "Let's catch up properly soon.",
@@ -75,6 +67,42 @@ EMAIL_FILLER = {
                      "This is an automated message; replies are read by our support team.",
                      "You can update your contact preferences at any time."),
 }
+NOTICE_FILLER = ("Please keep this email for your records.", "We look forward to seeing you again.",
+                 "If anything has changed, just reply to this email.")
+NOTICES = {
+    "booking": {"subject": ("Your visit to {s}", "Your booking at {s}", "{s}: your reservation"),
+                "positive": ("Thank you for choosing {s}.", "It was a pleasure to have you with us at {s}."),
+                "negative": ("We are sorry your plans with us changed.", "We are writing about your booking at {s}.")},
+    "tickets": {"subject": ("Your tickets from {s}", "{s}: booking confirmation", "Your order at {s}"),
+                "positive": ("Thank you for booking with {s}.", "Your order with {s} is complete."),
+                "negative": ("We are writing about an event you booked at {s}.",
+                             "Important information about your booking at {s}.")},
+    "enrolment": {"subject": ("Your enrolment at {s}", "{s}: your course", "Enrolment update from {s}"),
+                  "positive": ("Thank you for enrolling with {s}.", "We are delighted you have chosen {s}."),
+                  "negative": ("We are writing about your enrolment at {s}.",
+                               "Thank you for your interest in studying with {s}.")},
+    "membership": {"subject": ("Your membership at {s}", "Welcome to {s}", "{s}: your application"),
+                   "positive": ("Thank you for joining {s}.", "We are glad to have you as a member."),
+                   "negative": ("Thank you for your interest in {s}.", "We are writing about your application.")},
+    "appointment": {"subject": ("After your appointment", "Your appointment with {s}", "Your visit today"),
+                    "positive": ("Thank you for coming in to see us.", "This is a summary of your appointment."),
+                    "negative": ("This is a summary of your appointment.",
+                                 "Thank you for coming in; we know it was not the news you hoped for.")},
+    "rota": {"subject": ("Volunteering with {s}", "{s}: volunteer update", "Thank you from {s}"),
+             "positive": ("Thank you for offering your time to {s}.", "We are so glad you could help out."),
+             "negative": ("Thank you for offering your time to {s}.", "We are writing about your offer to help.")},
+    "results": {"subject": ("Your {s} result", "{s}: official results", "Thank you for running {s}"),
+                "positive": ("Thank you for taking part in {s}.", "What a day it was at {s}."),
+                "negative": ("Thank you for taking part in {s}.", "We hope you are recovering well after {s}.")},
+    "receipt": {"subject": ("Your receipt from {s}", "Thank you for shopping at {s}", "{s}: your purchase"),
+                "positive": ("Thank you for your visit.", "We hope to see you again soon."),
+                "negative": ("Thank you for your visit.", "We hope to see you again soon.")},
+    "work": {"subject": ("An update from {s}", "{s}: your role", "Following our conversation"),
+             "positive": ("Thank you for your time this week.", "Following our conversation, a short update."),
+             "negative": ("Thank you for your time this week.", "Following our conversation, a short update.")},
+}
+"""Per kind of notice an organisation sends (tasks/sources/organisations.py): subject lines and openings by the
+event's outcome, `{s}` the organisation."""
 SIGNOFFS = {"outgoing": ("Talk soon,", "Love,", "Best,", "Cheers,"), "incoming": ("Take care,", "Hugs,",
                          "Best,"),
             "organisation": ("Kind regards,", "Sincerely,", "Best regards,"),
@@ -129,10 +157,13 @@ def fact_sentence(fact: dict[str, Any], frames: tuple[str, ...], rng: random.Ran
 def email(context: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """An email (subject, body) from the sender to the recipient that carries every listed fact."""
     direction, event = context["direction"], context["event"]
-    title = event["title"]
-    subject = rng.choice(EMAIL_SUBJECTS[direction]).format(t=title, T=capital(title))
-    body = "\n\n".join([email_greeting(context), rng.choice(EMAIL_OPENINGS[direction]),
-                        email_core(context, rng), email_filler(context, rng), email_signoff(context, rng)])
+    title, org = event["title"], context["sender"]["name"]
+    notice = NOTICES[context.get("notice") or "booking"] if direction == "organisation" else None
+    subjects = notice["subject"] if notice else EMAIL_SUBJECTS[direction]
+    subject = rng.choice(subjects).format(t=title, T=capital(title), s=org)
+    opening = rng.choice(notice[event["valence"]]).format(s=org) if notice else rng.choice(EMAIL_OPENINGS[direction])
+    body = "\n\n".join([email_greeting(context), opening, email_core(context, rng), email_filler(context, rng),
+                        email_signoff(context, rng)])
     return {"subject": subject[:200], "body": body}
 
 
@@ -147,9 +178,11 @@ def email_greeting(context: dict[str, Any]) -> str:
 def email_core(context: dict[str, Any], rng: random.Random) -> str:
     """The paragraph that says what happened and states each fact."""
     direction, event = context["direction"], context["event"]
+    said = [fact_sentence(f, EMAIL_FACTS[direction], rng) for f in context["facts"]]
+    if direction == "organisation":  # its records, as it files them: no retelling of the persona's plan
+        return " ".join(said) or rng.choice(NOTICE_FILLER)
     lead = rng.choice(EMAIL_EVENTS[(direction, event["valence"])]).format(t=event["title"], d=event["date"])
-    sentences = [lead] + [fact_sentence(f, EMAIL_FACTS[direction], rng) for f in context["facts"]]
-    return " ".join(sentences)
+    return " ".join([lead] + said)
 
 
 def email_filler(context: dict[str, Any], rng: random.Random) -> str:
