@@ -76,6 +76,9 @@ class SourceOptions(_Strict):
     chunk_overlap: int = Field(50, ge=0, description="tokens repeated from the previous chunk (RHELM: 50)")
     reply_probability: float = Field(0.4, ge=0, le=1, description="chance a personal email gets a reply")
     report_period_days: int = Field(14, ge=1, description="days covered by each periodic report")
+    paraphrased: float | None = Field(
+        None, ge=0, le=1, description="share of the facts of the persona's own journals and emails said in other "
+                                      "words (tasks/sources/realized.py); None: the dialogue's mention_modes share")
 
 
 class DialogueOptions(_Strict):

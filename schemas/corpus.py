@@ -42,6 +42,9 @@ class Document(_Row):
     parent_doc_id: str | None = Field(None, description="the email replied to, or the earlier version revised")
     version: int = Field(1, ge=1)
     kind: str = Field("", description="personal, notice, newsletter, receipt, journal, review, budget, ...")
+    realized: dict[str, list[str]] = Field(
+        default_factory=dict, description="fact id -> the phrases that say it in other words (the persona's own "
+                                          "journals and emails); a claimed fact not here is said verbatim")
     tables: list[dict[str, Any]] = Field(
         default_factory=list, description="ground-truth tables: {caption, columns, rows} with rows as lists"
     )

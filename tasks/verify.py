@@ -20,7 +20,7 @@ from schemas.world import Fact, World
 from tasks.common.evidence import conveys, realized_spans
 from tasks.common.facttext import carries, carries_first, mentions
 from tasks.dialogue.verify import WARNINGS, TurnScope, scopes_for, turn_problems
-from tasks.sources.verify import document_problems
+from tasks.sources.verify import document_problems, states
 from tasks.world.ontology import Attribute
 from tasks.world.verify import verify_world
 
@@ -355,12 +355,13 @@ def check_sources(audit: Audit) -> None:
                 audit.flag("sources", doc.doc_id, problem.check, problem.message, "regenerate or drop the document")
         for fid in doc.fact_ids:
             fact = audit.fact_ok("sources", doc.doc_id, fid)
-            if fact is not None and not carries_first(doc.body, fact):
+            if fact is not None and not states(doc, fact):
                 audit.flag(
                     "sources",
                     doc.doc_id,
                     "document_carries_fact",
-                    f"document claims {fid} but lacks its first surface form {fact.surface_forms[:1]}",
+                    f"document claims {fid} but lacks its first surface form {fact.surface_forms[:1]} and any "
+                    "recorded paraphrase",
                 )
     for chunk in audit.corpus.chunks:
         doc = audit.docs.get(chunk.doc_id)
@@ -370,12 +371,13 @@ def check_sources(audit: Audit) -> None:
             )
         for fid in chunk.fact_ids:
             fact = audit.fact_ok("sources", chunk.chunk_id, fid)
-            if fact is not None and not carries(chunk.text, fact):
+            said = fact is not None and (carries(chunk.text, fact) or doc is not None and states(doc, fact, chunk.text))
+            if fact is not None and not said:
                 audit.flag(
                     "sources",
                     chunk.chunk_id,
                     "chunk_carries_fact",
-                    f"chunk claims {fid} but contains none of its surface forms",
+                    f"chunk claims {fid} but contains none of its surface forms nor its document's paraphrase",
                 )
             if doc is not None and fid not in doc.fact_ids:
                 audit.flag(

@@ -53,9 +53,10 @@ from schemas.config import BuildConfig
 from schemas.corpus import Bullet, Chunk, Corpus, Document, FactMention, Session, Turn
 from schemas.profile import Persona
 from schemas.world import World
-from tasks.common.facttext import mentions
+from tasks.common.facttext import carries_first, mentions
 from tasks.dialogue import recall as dialogue_recall
 from tasks.dialogue.bullets import STAGE, make_bullets
+from tasks.dialogue.mentions import sentence_with
 from tasks.dialogue.session import SessionWriter
 from tasks.dialogue.topics import Topic, plan_topics, topic_starts, with_recalls
 from tasks.llm.gateway import Gateway
@@ -69,18 +70,27 @@ def write_dialogue(
     """Bullets, one session per day that has topics, the sessions' turns, what the turns and the documents'
     `chunks` mention (fact_mentions), and the stage's repairs."""
     corpus = dialogue_corpus(config, persona, world, documents, gateway)
-    return corpus.model_copy(update={"mentions": corpus.mentions + chunk_mentions(persona, world, chunks)})
+    return corpus.model_copy(update={"mentions": corpus.mentions + chunk_mentions(persona, world, chunks, documents)})
 
 
-def chunk_mentions(persona: Persona, world: World, chunks: Sequence[Chunk]) -> list[FactMention]:
-    """A chunk's facts, each an explicit mention spanning the surface form it holds."""
+def chunk_mentions(persona: Persona, world: World, chunks: Sequence[Chunk],
+                   documents: Sequence[Document] = ()) -> list[FactMention]:
+    """A chunk's facts: paraphrased, spanning the sentence that holds them, when its document records the fact
+    said in other words there (`Document.realized`) and the chunk lacks the first surface form; else explicit,
+    spanning the surface form it holds."""
     facts = {f.fact_id: f for f in world.facts}
+    docs = {d.doc_id: d for d in documents}
     out = []
     for chunk in chunks:
+        record = docs[chunk.doc_id].realized if chunk.doc_id in docs else {}
         for n, fid in enumerate((f for f in chunk.fact_ids if f in facts), start=1):
-            span = next((form for form in facts[fid].surface_forms if mentions(chunk.text, form)), None)
+            parts = tuple(record.get(fid, ()))
+            if parts and not carries_first(chunk.text, facts[fid]) and all(mentions(chunk.text, p) for p in parts):
+                mode, span = "paraphrased", sentence_with(chunk.text, parts) or parts[-1]
+            else:
+                mode, span = "explicit", next((f for f in facts[fid].surface_forms if mentions(chunk.text, f)), None)
             out.append(FactMention(mention_id=f"{chunk.chunk_id}-m{n}", persona_id=persona.persona_id, fact_id=fid,
-                                   evidence_id=chunk.chunk_id, evidence_kind="chunk", mode="explicit", span=span))
+                                   evidence_id=chunk.chunk_id, evidence_kind="chunk", mode=mode, span=span))
     return out
 
 

@@ -15,7 +15,8 @@ from typing import NamedTuple
 
 from schemas.corpus import Chunk, Document
 from schemas.world import Fact
-from tasks.common.facttext import carried_ids
+from tasks.common.facttext import carries
+from tasks.sources.realized import said_so
 
 HEADING = re.compile(r"^(#{1,6})\s+(.*)$|^<h[1-6][^>]*>(.*?)</h[1-6]>$", re.IGNORECASE)
 TAG = re.compile(r"<[^>]+>")
@@ -131,7 +132,7 @@ def section_of(group: Sequence[Unit]) -> str:
 
 def chunk_document(doc: Document, chunk_tokens: int, facts: Sequence[Fact] = (), overlap: int = 0) -> list[Chunk]:
     """The document's chunks; a chunk's fact_ids are the document's facts (looked up in `facts`) whose
-    surface form the chunk's own text carries."""
+    surface form the chunk's own text carries, or every phrase the document records it said in other words."""
     claimed = [f for f in facts if f.fact_id in doc.fact_ids]
     groups = pack(units(doc.body, chunk_tokens), chunk_tokens, overlap)
     chunks = []
@@ -140,6 +141,7 @@ def chunk_document(doc: Document, chunk_tokens: int, facts: Sequence[Fact] = (),
         chunks.append(Chunk(
             chunk_id=f"{doc.doc_id}-c{i:02d}", doc_id=doc.doc_id, persona_id=doc.persona_id,
             created_at=doc.created_at, ordinal=i, text=text, n_tokens=count_tokens(text),
-            fact_ids=carried_ids(text, claimed), section=section_of(group),
+            fact_ids=[f.fact_id for f in claimed if carries(text, f) or said_so(text, doc.realized.get(f.fact_id))],
+            section=section_of(group),
         ))
     return chunks

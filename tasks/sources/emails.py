@@ -11,7 +11,7 @@ import datetime as dt
 import email.utils
 import random
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel
@@ -22,19 +22,18 @@ from schemas.profile import Persona
 from schemas.world import Event, Fact, World
 from tasks.common.facttext import (
     capital,
-    carried_ids,
     carries_first,
     clause,
     event_context,
     event_title,
     facts_of,
-    must_include,
     persona_context,
     story_events,
     style_context,
 )
 from tasks.common.rng import rng_for
 from tasks.common.timeutil import local_datetime
+from tasks.sources import realized
 from tasks.sources.docplan import STAGE, Planned, slug
 from tasks.sources.organisations import Writer, line, writer_for
 
@@ -96,10 +95,11 @@ def parse_headers(body: str) -> dict[str, Any]:
 
 
 def with_missing_facts(body: str, facts: Sequence[Fact], persona: Persona, person: str,
-                       say: Callable[[Fact], str] | None = None) -> str:
-    """`body`, plus a postscript stating any fact whose first surface form the model left out (in `say`'s words,
-    else the fact's clause)."""
-    missing = [f for f in facts if f.surface_forms and not carries_first(body, f)]
+                       say: Callable[[Fact], str] | None = None,
+                       told: Callable[[str, Fact], bool] = carries_first) -> str:
+    """`body`, plus a postscript stating any fact the model left out (`told` says whether a text states it: by
+    default its first surface form), in `say`'s words, else the fact's clause."""
+    missing = [f for f in facts if f.surface_forms and not told(body, f)]
     if not missing:
         return body
     lines = " ".join(f"{capital(say(f) if say else clause(f, persona, person))}." for f in missing)
@@ -130,40 +130,46 @@ def event_email(config: BuildConfig, persona: Persona, world: World, event: Even
     cc = copied(persona, world, event, rng, {sender.name, recipient.name}) if direction != "organisation" else []
     sent = sent_at(config, persona, event)
     person = "first" if direction == "outgoing" else "second"
-    say = line if direction == "organisation" else None
+    key = f"email:{event.event_id}"
     if writer is not None and direction == "organisation":
         facts = list(writer.facts)
+    # the persona's own email says a share of its facts in other words; an organisation writes its own sentence
+    plan = realized.planned(config, persona, world, facts, key) if direction == "outgoing" else {}
+    told = {f.fact_id: realized.fact_context(f, persona, person, plan) for f in facts}
+    if direction == "organisation":
+        told = {f.fact_id: told[f.fact_id] | {"clause": line(f)} for f in facts}
     context = {
         "persona": persona_context(persona), "style": style_context(persona), "direction": direction,
         "sender": sender.model_dump(), "recipient": recipient.model_dump(), "sent_at": sent.isoformat(),
         "event": event_context(event, world), "parent": None,
         "notice": writer.notice if writer is not None and direction == "organisation" else None,
-        "facts": [{"fact_id": f.fact_id, "clause": say(f) if say else clause(f, persona, person),
-                   "must_include": must_include(f)} for f in facts],
+        "facts": list(told.values()),
     }
 
     def render(draft: EmailDraft) -> Document:
-        text = with_missing_facts(draft.body, facts, persona, person, say)
-        return email_document(persona, f"email:{event.event_id}", sent, draft.subject, sender, [recipient], cc,
-                              text, event_id=event.event_id, facts=facts, kind=direction)
+        text = with_missing_facts(draft.body, facts, persona, person, say=lambda f: told[f.fact_id]["clause"],
+                                  told=lambda t, f: realized.said(t, f, plan))
+        return email_document(persona, key, sent, draft.subject, sender, [recipient], cc, text,
+                              event_id=event.event_id, facts=facts, kind=direction, parts=realized.parts_of(plan))
 
-    return Planned(f"email:{event.event_id}", sent, "email", context, EmailDraft, persona.persona_id, render,
-                   {"direction": direction})
+    return Planned(key, sent, "email", context, EmailDraft, persona.persona_id, render, {"direction": direction})
 
 
 def email_document(persona: Persona, key: str, sent: dt.datetime, subject: str, sender: Party,
                    to: list[Party], cc: list[Party], text: str, *, event_id: str | None = None,
                    facts: Sequence[Fact] = (), kind: str = "", parent: str | None = None,
-                   thread: str | None = None) -> Document:
-    """An email Document whose body is the header block, a blank line and the text."""
+                   thread: str | None = None, parts: Mapping[str, Sequence[str]] | None = None) -> Document:
+    """An email Document whose body is the header block, a blank line and the text; `parts` are the phrases of
+    the facts planned in other words (recorded when the body says them so: tasks/sources/realized.py)."""
     subject = subject.strip()[:200] or "(no subject)"
     body = header_block(sender.header, [p.header for p in to], [p.header for p in cc], sent, subject)
     body += "\n\n" + text.strip()
+    record = realized.realized_in(body, facts, parts or {})
     return Document(doc_id=key, persona_id=persona.persona_id, created_at=sent, source_type="email", format="txt",
                     title=subject, sender=sender.header, recipients=[p.header for p in to],
                     cc=[p.header for p in cc], body=body, event_id=event_id,
-                    fact_ids=carried_ids(body, facts, first_only=True), kind=kind, parent_doc_id=parent,
-                    thread_id=thread or key)
+                    fact_ids=realized.claimed(body, facts, record), kind=kind, parent_doc_id=parent,
+                    thread_id=thread or key, realized=record)
 
 
 ORGANISATION_SHARE = 0.5
@@ -242,7 +248,8 @@ def reply(persona: Persona, world: World, parent: Document, sent: dt.datetime) -
         stamp = email.utils.format_datetime(parent.created_at)
         text = f"{draft.body.strip()}\n\nOn {stamp}, {to.header} wrote:\n{quoted}"
         return email_document(persona, key, sent, subject, sender, [to], cc, text, event_id=parent.event_id,
-                              facts=facts, kind="reply", parent=parent.doc_id, thread=parent.thread_id)
+                              facts=facts, kind="reply", parent=parent.doc_id, thread=parent.thread_id,
+                              parts=parent.realized)
 
     return Planned(key, sent, "email", context, EmailDraft, persona.persona_id, render, {"parent": parent.doc_id})
 

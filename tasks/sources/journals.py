@@ -1,5 +1,5 @@
 """Journals: the persona's own Markdown entry on each day with events, in their voice, stating the
-day's facts and how they feel about them."""
+day's facts (a share in other words: tasks/sources/realized.py) and how they feel about them."""
 
 from __future__ import annotations
 
@@ -10,18 +10,10 @@ from schemas.config import BuildConfig
 from schemas.corpus import Document, JournalDraft
 from schemas.profile import Persona
 from schemas.world import World
-from tasks.common.facttext import (
-    carried_ids,
-    clause,
-    event_context,
-    facts_of,
-    must_include,
-    persona_context,
-    story_events,
-    style_context,
-)
+from tasks.common.facttext import event_context, facts_of, persona_context, story_events, style_context
 from tasks.common.rng import rng_for
 from tasks.common.timeutil import human_date, local_datetime
+from tasks.sources import realized
 from tasks.sources.docplan import STAGE, Planned
 from tasks.sources.emails import with_missing_facts
 
@@ -37,8 +29,9 @@ def journal(config: BuildConfig, persona: Persona, world: World, day: dt.date, e
     rng = rng_for(config.seed, persona.persona_id, STAGE, day, "journal")
     written = local_datetime(persona, day, rng.randint(20, 23), rng.randint(0, 59))
     facts = [f for e in events for f in facts_of(world, e)]
-    said = {f.fact_id: {"fact_id": f.fact_id, "clause": clause(f, persona, "first"), "must_include": must_include(f)}
-            for f in facts}
+    key = f"journal:{day.isoformat()}"
+    plan = realized.planned(config, persona, world, facts, key)
+    said = {f.fact_id: realized.fact_context(f, persona, "first", plan) for f in facts}
     context = {
         "persona": persona_context(persona), "style": style_context(persona), "date": human_date(day),
         "mood": persona.profile.current_status.mood,
@@ -46,13 +39,14 @@ def journal(config: BuildConfig, persona: Persona, world: World, day: dt.date, e
                    for e in events],
         "facts": list(said.values()),
     }
-    key = f"journal:{day.isoformat()}"
 
     def render(draft: JournalDraft) -> Document:
-        body = with_missing_facts(f"# {draft.title.strip()}\n\n{draft.body.strip()}", facts, persona, "first")
+        body = with_missing_facts(f"# {draft.title.strip()}\n\n{draft.body.strip()}", facts, persona, "first",
+                                  say=lambda f: said[f.fact_id]["clause"], told=lambda t, f: realized.said(t, f, plan))
+        record = realized.realized_in(body, facts, realized.parts_of(plan))
         return Document(doc_id=key, persona_id=persona.persona_id, created_at=written, source_type="journal",
                         format="md", title=draft.title.strip()[:200], sender=persona.name, body=body,
-                        event_id=events[0].event_id, fact_ids=carried_ids(body, facts, first_only=True),
-                        kind="journal")
+                        event_id=events[0].event_id, fact_ids=realized.claimed(body, facts, record),
+                        kind="journal", realized=record)
 
     return Planned(key, written, "journal", context, JournalDraft, persona.persona_id, render)

@@ -13,8 +13,9 @@ from typing import NamedTuple
 from schemas.corpus import Document
 from schemas.profile import Persona
 from schemas.world import Fact, World
-from tasks.common.facttext import attribute_phrase, carries_first, holder, mentions
+from tasks.common.facttext import attribute_phrase, carries, carries_first, holder, mentions
 from tasks.common.timeutil import local_date
+from tasks.sources.realized import said_so
 from tasks.sources.reports import review_table
 
 
@@ -27,13 +28,22 @@ def document_problems(doc: Document, persona: Persona, world: World) -> list[Pro
     """Everything wrong with one document (empty when it may ship)."""
     facts = {f.fact_id: f for f in world.facts}
     day = local_date(persona, doc.created_at)
-    out = [Problem("document_carries_fact", f"document claims {fid} but lacks its first surface form")
-           for fid in doc.fact_ids if fid in facts and not carries_first(doc.body, facts[fid])]
+    out = [Problem("document_carries_fact", f"document claims {fid} but lacks its first surface form and any "
+                                            "recorded paraphrase")
+           for fid in doc.fact_ids if fid in facts and not states(doc, facts[fid])]
     out += [Problem("document_fact_not_valid", f"document states {fid} on {day}, outside its valid time")
             for fid in doc.fact_ids if fid in facts and not valid_on(facts[fid], day)]
     out += contradictions(doc, persona, world, day)
     out += table_problems(doc, world)
     return out
+
+
+def states(doc: Document, fact: Fact, text: str | None = None) -> bool:
+    """Whether the document (or `text`, one of its chunks) states the fact: its first surface form (any surface
+    form in a chunk), or every phrase the document records it said in other words (`Document.realized`)."""
+    body = doc.body if text is None else text
+    found = carries_first(body, fact) if text is None else carries(body, fact)
+    return found or said_so(body, doc.realized.get(fact.fact_id))
 
 
 def valid_on(fact: Fact, day: dt.date) -> bool:

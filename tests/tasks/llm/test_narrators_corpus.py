@@ -58,3 +58,31 @@ def test_emails_include_every_required_phrase_and_read_like_emails(direction, va
         assert all(mentions(out.body, f["must_include"]) for f in FACTS)
         paragraphs = out.body.split("\n\n")
         assert paragraphs[0].startswith(("Hi ", "Dear ")) and len(paragraphs) >= 4
+
+
+def journal_context(narrative: str, facts: list[dict]) -> dict:
+    return {"persona": PERSONA, "style": STYLE, "date": "March 2, 2024", "mood": "calm",
+            "events": [event() | {"narrative": narrative, "facts": facts}], "facts": facts}
+
+
+def test_a_journal_tells_the_events_own_story_and_only_the_facts_it_leaves_out():
+    from tasks.llm.providers.narrators import sources
+
+    story = ("Okay, update. Picked up Biscuit from the shelter this morning. I keep smiling when I think about it. "
+             "Feeling really good about this, tbh. 🎉")
+    assert sources.story_lines(story) == ["Picked up Biscuit from the shelter this morning."]
+    for seed in range(10):
+        body = sources.journal(journal_context(story, FACTS), random.Random(seed))["body"]
+        assert "Picked up Biscuit from the shelter this morning." in body
+        assert "my pet is now biscuit" not in body.lower() and "my weekly class is now pottery" in body.lower()
+
+
+def test_a_journal_leaves_out_story_lines_that_would_say_a_paraphrased_fact_verbatim():
+    from tasks.llm.providers.narrators import sources
+
+    gym = {"fact_id": "p0001-f0007", "clause": "I've joined Pulse", "must_include": "Pulse", "mode": "paraphrased",
+           "avoid": "Pulse Gym"}
+    body = sources.journal(journal_context("Signed up at Pulse Gym today. Maya was thrilled.", [gym]),
+                           random.Random(1))["body"]
+    assert "I've joined Pulse" in body and "Pulse Gym" not in body
+    assert "Maya was thrilled" not in body  # the entry is in the first person

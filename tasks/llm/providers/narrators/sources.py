@@ -8,9 +8,14 @@ read only from the rules' table in the context.
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
+from tasks.common.facttext import mentions
 from tasks.llm.providers.narrators.corpus import band, capital, extra_sentences, fact_sentence, lead_in, voiced
+from tasks.llm.providers.narrators.world import DETAILS as WORLD_DETAILS
+from tasks.llm.providers.narrators.world import FEELINGS as WORLD_FEELINGS
+from tasks.llm.providers.narrators.world import OPENERS as WORLD_OPENERS
 from tasks.llm.providers.offline import narrator
 
 NOTICE_SUBJECTS = {
@@ -69,17 +74,42 @@ def email_notice(context: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 @narrator("journal")
 def journal(context: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A Markdown journal entry: one section per event with its facts and a feeling, in the persona's voice."""
-    style = context["style"]
+    """A Markdown journal entry: one section per event, told from the event's own story (facts a paraphrase states
+    are left to it: `avoid`), then each fact the story does not state, and a feeling, in the persona's voice."""
+    style, me = context["style"], context["persona"]["name"].split()[0]
     parts = [voiced(lead_in(capital(rng.choice(JOURNAL_OPENERS[band(style)])), style, rng), style, rng)]
     for event in context["events"]:
-        said = [fact_sentence(f, FACT_FRAMES, rng) for f in event["facts"]]
-        verb = "managed to" if event["valence"] == "positive" else "tried to"
-        text = " ".join([f"Today I {verb} {event['title']}."] + said + [rng.choice(FEELINGS[event["valence"]])])
+        avoid = [f["avoid"] for f in event["facts"] if f.get("avoid")]
+        story = [line for line in story_lines(event.get("narrative", ""))
+                 if not any(mentions(line, a) for a in avoid) and not line.startswith(me)]  # first person only
+        told = " ".join(story)
+        said = [fact_sentence(f, FACT_FRAMES, rng) for f in event["facts"]
+                if f.get("avoid") or not mentions(told, f["must_include"])]
+        if not story:
+            verb = "managed to" if event["valence"] == "positive" else "tried to"
+            story = [f"Today I {verb} {event['title']}."]
+        text = " ".join(story + said + [rng.choice(FEELINGS[event["valence"]])])
         parts.append(f"## {capital(event['title'])}\n\n{voiced(text, style, rng)}")
     if extra_sentences(style, rng) >= 2:
         parts.append(f"Mood tonight: {context['mood']}.")
     return {"title": f"Journal, {context['date']}", "body": "\n\n".join(parts)}
+
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_EMOJI = re.compile("[\U0001f300-\U0001faff\u2600-\u27bf\ufe0f]")
+_BANKED = frozenset(s for bank in (*WORLD_DETAILS.values(), *WORLD_OPENERS.values()) for s in bank)
+_FEELING_STARTS = tuple(s for bank in WORLD_FEELINGS.values() for s in bank)
+
+
+def story_lines(narrative: str) -> list[str]:
+    """What happened, from the event's narrative: its sentences without the world narrator's stock openers,
+    details and feelings (the entry says its own), emoji or `For the record` restatements of facts."""
+    out = []
+    for line in _SENTENCE.split(_EMOJI.sub("", narrative).strip()):
+        line = line.strip()
+        if line and line not in _BANKED and not line.startswith(_FEELING_STARTS + ("For the record",)):
+            out.append(line)
+    return out
 
 
 @narrator("report_questions")

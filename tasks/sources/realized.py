@@ -1,0 +1,82 @@
+"""The persona's own documents say some facts in other words.
+
+A journal entry or an email the persona writes is in their words, so, like their turns, it says a share of its
+facts with the dialogue's paraphrase frames (tasks/dialogue/mentions.py: "I've joined Pulse" for `gym = Pulse
+Gym`), a share set by `stages.sources.paraphrased` (None: the dialogue's `mention_modes.paraphrased`). What is said
+that way is recorded on the document (`Document.realized`: fact id -> the phrases that carry the value), so the
+verifier, the chunker and the dialogue stage's `chunk_mentions` know where the fact is stated without its surface
+form. A fact whose surface form the text holds anyway (an event title that names it) is explicit, not realized.
+Emails from others and organisations keep their sentences: the frames speak for the persona.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from schemas.config import BuildConfig
+from schemas.profile import Persona
+from schemas.world import Fact, World
+from tasks.common.facttext import carries_first, clause, mentions, must_include
+from tasks.common.rng import rng_for
+from tasks.dialogue.mentions import Realization, paraphrase
+from tasks.sources.docplan import STAGE
+
+
+def share(config: BuildConfig) -> float:
+    """The share of a persona document's facts said in other words."""
+    own = config.stages.sources.paraphrased
+    return own if own is not None else config.stages.dialogue.mention_modes.get("paraphrased", 0.0)
+
+
+def planned(config: BuildConfig, persona: Persona, world: World, facts: Sequence[Fact],
+            key: str) -> dict[str, Realization]:
+    """Per fact of the document `key`, its paraphrase when the draw says so and its attribute has a frame."""
+    rng = rng_for(config.seed, persona.persona_id, STAGE, None, f"realized:{key}")
+    cut, out = share(config), {}
+    for fact in facts:
+        draw, pick = rng.random(), rng.random()
+        r = paraphrase(fact, persona, world, pick) if draw < cut else None
+        if r is not None:
+            out[fact.fact_id] = r
+    return out
+
+
+def fact_context(fact: Fact, persona: Persona, person: str, plan: Mapping[str, Realization]) -> dict[str, str]:
+    """What the narrating call is told of a fact: its clause (the paraphrase when one is planned) and the phrase
+    that must appear (a surface form the paraphrase holds, else its last part: a name the text must keep); a
+    paraphrased fact also names the surface form the text should `avoid` (it would make the mention explicit)."""
+    r = plan.get(fact.fact_id)
+    if r is None:
+        return {"fact_id": fact.fact_id, "clause": clause(fact, persona, person), "must_include": must_include(fact),
+                "mode": "explicit"}
+    form = next((f for f in reversed(fact.surface_forms) if mentions(r.clause, f)), r.parts[-1])
+    return {"fact_id": fact.fact_id, "clause": r.clause, "must_include": form, "mode": "paraphrased",
+            "avoid": must_include(fact), "keep": list(r.parts)}
+
+
+def said(body: str, fact: Fact, plan: Mapping[str, Realization]) -> bool:
+    """Whether `body` states the fact: its first surface form, or every part of its planned paraphrase."""
+    r = plan.get(fact.fact_id)
+    return carries_first(body, fact) or (r is not None and all(mentions(body, p) for p in r.parts))
+
+
+def said_so(text: str, parts: Sequence[str] | None) -> bool:
+    """Whether `text` holds every phrase of a recorded paraphrase (None or empty: no paraphrase to hold)."""
+    return bool(parts) and all(mentions(text, p) for p in parts)
+
+
+def realized_in(body: str, facts: Sequence[Fact], parts: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
+    """Of `facts`, those `body` says in other words: every part of the phrases in `parts` (a paraphrase plan's or
+    a parent document's record) and not the first surface form."""
+    return {f.fact_id: list(parts[f.fact_id]) for f in facts
+            if parts.get(f.fact_id) and not carries_first(body, f) and all(mentions(body, p) for p in parts[f.fact_id])}
+
+
+def claimed(body: str, facts: Sequence[Fact], realized: Mapping[str, Sequence[str]]) -> list[str]:
+    """The ids of the facts `body` states, verbatim or as recorded in `realized`, in the order of `facts`."""
+    return [f.fact_id for f in facts if carries_first(body, f) or f.fact_id in realized]
+
+
+def parts_of(plan: Mapping[str, Realization]) -> dict[str, list[str]]:
+    """A paraphrase plan as `realized_in` reads it."""
+    return {fid: list(r.parts) for fid, r in plan.items()}
