@@ -1,5 +1,6 @@
 """The consistency suite: no error finding left, fallback share under its bound, every evidence item
-carries its fact (tasks/common/facttext.py's `carries`), every question reviewed and kept by the QA verifier."""
+carries its fact (a surface form, or a recorded mention in other words: tasks/common/evidence.py), every question
+reviewed and kept by the QA verifier."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import duckdb
 import pandas as pd
 
 from schemas.config import BuildConfig
-from tasks.common.facttext import carries
+from schemas.corpus import REALIZED_MODES
+from tasks.common.facttext import carries, mentions
 from validation.frames import query, stream
 from validation.suites import Check, Suite, all_true, between, factory
 
@@ -24,6 +26,8 @@ select count(*) as calls, count(*) filter (where outcome = 'fallback') as fallba
 from {llm_calls} where run_id = $run_id
 """
 
+REALIZED = ", ".join(f"'{m}'" for m in sorted(REALIZED_MODES))
+
 CARRIES_SQL = """
 with cited as (select evidence_kind, evidence_id from {question_evidence} where run_id = $run_id),
 items as (
@@ -33,14 +37,19 @@ items as (
     union all select 'chunk', chunk_id, text from {chunks}
     where run_id = $run_id and chunk_id in (select evidence_id from cited where evidence_kind = 'chunk')
 )
-select e.question_id, e.evidence_id, e.fact_id, items.text, f.surface_forms
+select e.question_id, e.evidence_id, e.fact_id, items.text, f.surface_forms, m.spans
 from {question_evidence} as e
 left join items on items.kind = e.evidence_kind and items.id = e.evidence_id
 left join (select distinct on (fact_id) fact_id, surface_forms from {facts} where run_id = $run_id) as f
     on f.fact_id = e.fact_id
+left join (  -- where the realizer recorded the fact said in other words (tasks/common/evidence.py)
+    select evidence_kind, evidence_id, fact_id, list(span) as spans from {fact_mentions}
+    where run_id = $run_id and counts and span is not null and mode in ({realized})
+    group by all
+) as m on m.evidence_kind = e.evidence_kind and m.evidence_id = e.evidence_id and m.fact_id = e.fact_id
 where e.run_id = $run_id
 order by e.question_id, e.evidence_id, e.fact_id
-"""
+""".replace("{realized}", REALIZED)
 
 REVIEW_SQL = """
 select q.question_id, coalesce(r.status, 'unreviewed') as status, r.reason
@@ -63,15 +72,17 @@ def fallback_frame(con: duckdb.DuckDBPyConnection, run_id: str) -> pd.DataFrame:
 
 
 def carries_frame(con: duckdb.DuckDBPyConnection, run_id: str) -> pd.DataFrame:
-    """One row per evidence link with `carries`: the item's text carries the fact (null when the item or
-    the fact does not resolve; integrity reports those). Texts are streamed in batches and reduced to the
+    """One row per evidence link with `carries`: the item's text carries the fact, by a surface form or by the
+    span of a counted mention in other words recorded for that item (null when the item or the fact does not
+    resolve; integrity reports those). Texts are streamed in batches and reduced to the
     flag as they come, so no text reaches a frame."""
     rows = [
         (qid, eid, fid,
-         carries(text, SimpleNamespace(surface_forms=list(forms))) if isinstance(text, str) and _is_list(forms)
-         else None)
-        for qid, eid, fid, text, forms in stream(con, CARRIES_SQL, run_id, "question_evidence", "turns", "chunks",
-                                                 "facts")
+         (carries(text, SimpleNamespace(surface_forms=list(forms)))
+          or any(mentions(text, span) for span in (spans if _is_list(spans) else ())))
+         if isinstance(text, str) and _is_list(forms) else None)
+        for qid, eid, fid, text, forms, spans in stream(con, CARRIES_SQL, run_id, "question_evidence", "turns",
+                                                        "chunks", "facts", "fact_mentions")
     ]
     return pd.DataFrame(rows, columns=["question_id", "evidence_id", "fact_id", "carries"])
 
