@@ -18,7 +18,7 @@ from schemas.world import Event, Fact
 
 UTC = dt.UTC
 GATE_TABLES = ("questions", "question_evidence", "turns", "chunks", "facts", "documents", "sessions", "events",
-               "question_reviews", "verifier_findings", "llm_calls", "bullets", "personas")
+               "question_reviews", "verifier_findings", "llm_calls", "bullets", "personas", "fact_mentions")
 GATE_CONFIG = BuildConfig(name="t", gates=GateOptions(
     category_floors={"fact": 1}, characteristic_floors={"state_dependent_attribute": 1},
     source_type_floors={"email": 1}, format_floors={"txt": 1}, dialogue_category_floors={"information_sharing": 1},

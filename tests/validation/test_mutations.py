@@ -12,6 +12,7 @@ import pytest
 
 from schemas.audit import Finding
 from schemas.config import GateOptions
+from schemas.corpus import FactMention
 from schemas.qa import Question
 from tests.validation.conftest import GATE_CONFIG, review
 from validation.gates import run_gates
@@ -137,6 +138,19 @@ def test_mutation_fails_the_named_expectation(corpus, con_for, mutate, expectati
         assert name in failed, report.failure_message()
         assert name in report.failure_message()
     assert "**FAIL**" in report.markdown()
+
+
+def test_evidence_said_in_other_words_carries_its_fact_only_by_its_recorded_mention(corpus, con_for):
+    corpus["turns"][0] = corpus["turns"][0].model_copy(update={"text": "I live in the Portuguese capital now."})
+    failed = {r.expectation for r in run_gates(con_for({"r1": corpus}), "r1", config=GATE_CONFIG).failed()}
+    assert "consistency.evidence carries its fact" in failed
+    said = FactMention(mention_id="p0001-s0001-t01-m1", persona_id="p0001", fact_id="p0001-f0001",
+                       evidence_id="p0001-s0001-t01", evidence_kind="turn", mode="paraphrased",
+                       span="the Portuguese capital")
+    for mention, carried in ((said.model_copy(update={"counts": False}), False), (said, True)):
+        corpus["fact_mentions"] = [mention]
+        failed = {r.expectation for r in run_gates(con_for({"r1": corpus}), "r1", config=GATE_CONFIG).failed()}
+        assert ("consistency.evidence carries its fact" not in failed) == carried
 
 
 def test_outcome_share_far_from_p_fails(corpus, con_for):
