@@ -34,9 +34,10 @@ def shape_of(category: str, kind: str = "initial") -> Shape:
     if kind == "filler":
         return FILLER
     shape = SHAPES[category]
-    if kind == "followup":  # a follow-up goes deeper on one point: a sentence or so shorter than an opening
-        lo, hi = shape.user_sentences
-        return shape._replace(user_sentences=(max(2, lo - 1), max(2, hi - 1)))
+    if kind == "followup":  # a follow-up goes deeper on one point: a sentence or so shorter than an opening,
+        lo, hi = shape.user_sentences  # and its answer may be short (a direct answer and one new suggestion)
+        return shape._replace(user_sentences=(max(2, lo - 1), max(2, hi - 1)),
+                              reply_words=(max(30, shape.reply_words[0] * 2 // 3), shape.reply_words[1]))
     return shape
 
 

@@ -388,7 +388,9 @@ def test_an_event_told_earlier_in_the_session_is_not_announced_again():
 
 
 def test_the_assistant_answers_the_question_it_was_asked():
-    asked = {"Should I tell my sister about Biscuit?": ("telling people", "tell the people"),
+    asked = {"Should I tell my sister about Biscuit?": ("tell people", "share it with the people"),
+             "Am I overthinking the vet visit?": ("A little, maybe", "Probably a bit"),
+             "Do you think I should adopt a rescue dog again soon?": ("Yes, I would", "I think so"),
              "When should I book the vet for Biscuit?": ("slot", "fixed in your week"),
              "How do I stop worrying about it?": ("normal to feel", "kind to yourself")}
     for message, answers in asked.items():
@@ -451,3 +453,16 @@ def test_a_change_said_in_other_words_is_the_news_a_constraint_as_what_they_were
     gym = rule | {"clause": "I'm a member at Pulse now", "must_include": "Pulse", "constraint": False}
     assert user.told_event(gym, {"when": "yesterday"}, random.Random(1), "Also,") == (
         "Also, I'm a member at Pulse as of yesterday.")
+
+
+def test_every_yes_no_question_a_user_asks_gets_a_direct_answer_by_the_outcome():
+    from tasks.llm.providers.narrators.answers import direct_answer
+    from tasks.llm.providers.narrators.user import AGAIN_ASKS, FOLLOW_ASKS
+
+    asked = [q.format(p="the lunch", t="have lunch with Robin") for q in FOLLOW_ASKS + AGAIN_ASKS
+             if q.startswith(("Should", "Am ", "Is ", "Do ", "Would", "How soon", "How often"))]
+    assert len(asked) >= 12
+    for q in asked:
+        good, bad = (direct_answer(q, tone, "the lunch", random.Random(3)) for tone in ("positive", "negative"))
+        assert good and bad and good != bad, q
+    assert direct_answer("What would you do next with the lunch?", "negative", "the lunch", random.Random(3)) is None

@@ -3,8 +3,10 @@
 The plan, in order: react to what the user said (congratulations for good news, sympathy for a setback,
 thanks for an update, interest in a document), reflect back what they told in this message in the second person,
 tie it to something they said earlier in the window, answer what they asked (the question's intent, read from
-its words: plan, tell, remember, schedule, cope, document) with practical steps from the event's area of life
-(lexicon.py) realized in the form each sentence needs, and end with a follow-up question about their situation.
+its words: plan, tell, remember, schedule, cope, document; a yes/no, how-soon or how-often question gets its
+direct answer first, answers.py) with practical steps from the event's area of life (lexicon.py) realized in the
+form each sentence needs, each made once a session (with none left, it refers back to one it made), and end with a
+follow-up question about their situation.
 It names nothing about the user beyond `mentioned` (what they told it) and the document they shared.
 """
 
@@ -17,6 +19,7 @@ from typing import Any
 
 from tasks.common.facttext import mentions
 from tasks.llm.providers.narrators import dialogue_filler
+from tasks.llm.providers.narrators.answers import direct_answer
 from tasks.llm.providers.narrators.lexicon import (
     ASK_INTENTS,
     CATEGORY_STEPS,
@@ -163,6 +166,10 @@ def answer_lead(intent: str | None, tone: str, handle: str, rng: random.Random) 
         return rng.choice((f"If it helps, here's what I'd do next about {handle}:", f"A couple of ideas for {handle}:"))
     return None
 
+
+BACK_REFS = ("What I suggested earlier still stands: {g} is the main thing.",
+             "I'd still go with {g}, as I said before.", "{G} is still where I'd start, as we said.")
+"""A reply with no new suggestion left refers back to one it made earlier in the session."""
 
 _LEADS = ("I'd start by {g}; {r}.", "It could help to {b} {t}, because {r}.", "You might {b}; {r}.",
           "Try to {b} {t}: {r}.", "{G} {t} is worth it, because {r}.", "It's also worth trying to {b}: {r}.",
@@ -384,12 +391,14 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
         said = " ".join(t["text"] for t in context.get("history") or [] if t["role"] == "assistant")
         parts += doc_notes(context["attachment"], rng, said)
     close = followup_question(tone, context["category"], handle, intent, mentioned, rng)
-    lead = answer_lead(intent, tone, handle, rng)
+    asked = [s for s in user_sentences(message) if s.endswith("?")]
+    lead = (direct_answer(asked[-1], tone, handle, rng) if asked else None) or answer_lead(intent, tone, handle, rng)
     domain = domain_of(event.get("kind")) if event.get("kind") else attribute_domain(event.get("attribute") or "")
-    pool = full = step_pool(domain, tone, context["category"], handle, rng)
+    pool = step_pool(domain, tone, context["category"], handle, rng)
     before = said_before(list(context.get("history") or []))
     fresh = [p for p in pool if p[0].lower() not in before and gerund(p[0]).lower() not in before]
-    pool = fresh if len(fresh) >= 2 else fresh + [p for p in pool if p not in fresh]  # say something new
+    stale = [p for p in pool if p not in fresh]
+    pool = fresh  # a suggestion is made once a session
     numbered = bool(lead and lead.endswith(":") and rng.random() < 0.2)
     body: list[str] = []
     leads = list(_LEADS)
@@ -404,12 +413,12 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
                     step_sentence(step, leads[i % len(leads)], handle, context.get("date", ""), rng))
     while body and words(parts + [lead or ""] + body + [close]) > hi:
         body.pop()
-    if not numbered:  # every new suggestion made and still short: one made earlier again, then an offer
-        spare = [p for p in full if p not in pool[:len(body)]]  # the area's steps not said in this reply
+    if not body and stale:  # nothing new left to suggest: point back to what was said
+        body.append(rng.choice(BACK_REFS).format(g=gerund(stale[0][0]), G=capital(gerund(stale[0][0]))))
+    if not numbered:  # every new suggestion made and still short: an offer to go on, never a repeat
         offers = offers_for(handle, rng)
-        while words(parts + [lead or ""] + body + [close]) < lo and (spare or offers):
-            body.append(step_sentence(spare.pop(0), rng.choice(_LEADS), handle, context.get("date", ""), rng)
-                        if spare else offers.pop())
+        while words(parts + [lead or ""] + body + [close]) < lo and offers:
+            body.append(offers.pop())
     if numbered:  # a short list is followed by an offer to go on, up to the reply's length
         offers = offers_for(handle, rng)
         after: list[str] = []
