@@ -86,3 +86,5 @@ def test_a_journal_leaves_out_story_lines_that_would_say_a_paraphrased_fact_verb
                            random.Random(1))["body"]
     assert "I've joined Pulse" in body and "Pulse Gym" not in body
     assert "Maya was thrilled" not in body  # the entry is in the first person
+    section = body.split("## ", 1)[1].split("\n\n", 1)[1]
+    assert section.startswith("I've joined Pulse.")  # the paraphrase tells what happened: no "Today I managed to"

@@ -83,14 +83,15 @@ def journal(context: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         story = [line for line in story_lines(event.get("narrative", ""))
                  if not any(mentions(line, a) for a in avoid) and not line.startswith(me)]  # first person only
         told = " ".join(story)
-        said = [fact_sentence(f, FACT_FRAMES, rng) for f in event["facts"]
-                if f.get("avoid") or not mentions(told, f["must_include"])]
-        if not story:
+        unsaid = [f for f in event["facts"] if f.get("avoid") or not mentions(told, f["must_include"])]
+        said = [fact_sentence(f, FACT_FRAMES if story or i else ("{C}.",), rng) for i, f in enumerate(unsaid)]
+        if not story and not said:  # nothing to tell but the plan itself
             verb = "managed to" if event["valence"] == "positive" else "tried to"
             story = [f"Today I {verb} {event['title']}."]
         text = " ".join(story + said + [rng.choice(FEELINGS[event["valence"]])])
         parts.append(f"## {capital(event['title'])}\n\n{voiced(text, style, rng)}")
-    if extra_sentences(style, rng) >= 2:
+    bad_day = any(e["valence"] == "negative" for e in context["events"])
+    if extra_sentences(style, rng) >= 2 and not bad_day:  # the profile's mood, not said over a setback
         parts.append(f"Mood tonight: {context['mood']}.")
     return {"title": f"Journal, {context['date']}", "body": "\n\n".join(parts)}
 
