@@ -102,9 +102,18 @@ def draw_new_friend(rng: random.Random, profile: dict[str, Any]) -> Entity:
     return {"new_name": f"{banks.local_given_name(rng, profile)} {surname}", "where": where}
 
 
+SERVICE_ROLES = frozenset({"doctor", "gp", "dentist", "landlord", "therapist"})
+"""Relationships who serve the persona (their GP): they do not come to dinner or celebrate milestones with them."""
+
+
+def close_people(profile: dict[str, Any]) -> list[str]:
+    """The names of the persona's people who are friends, family, partners or colleagues, not their GP."""
+    return [r["name"] for r in profile["relationships"] if r["role"].strip().lower() not in SERVICE_ROLES]
+
+
 def draw_dinner(rng: random.Random, profile: dict[str, Any]) -> Entity:
     """A restaurant (from a bank with near-duplicate names) and a friend or relative to eat with."""
-    people = [r["name"] for r in profile["relationships"]] or ["an old friend"]
+    people = close_people(profile) or ["an old friend"]
     dish = rng.choice(banks.FOODS)
     return {"restaurant": rng.choice(RESTAURANTS), "companion": rng.choice(people), "dish": dish}
 
@@ -153,7 +162,7 @@ def update_fields(update: LifeUpdate) -> dict[str, str]:
 
 def draw_call(rng: random.Random, profile: dict[str, Any]) -> Entity:
     """A family member to call and the update of their life they share."""
-    who = rng.choice(family(profile) or [r["name"] for r in profile["relationships"]])
+    who = rng.choice(family(profile) or close_people(profile) or [r["name"] for r in profile["relationships"]])
     update = life_update(rng, profile, who, FAMILY_UPDATES)
     return {"relative": who, "topic": rng.choice(("the weekend", "family news", "a birthday"))} | update_fields(update)
 
@@ -216,7 +225,7 @@ def draw_restructure(rng: random.Random, profile: dict[str, Any]) -> Entity:
 
 def draw_milestone(rng: random.Random, profile: dict[str, Any]) -> Entity:
     """Someone close and the milestone being celebrated."""
-    person = rng.choice([r["name"] for r in profile["relationships"]])
+    person = rng.choice(close_people(profile) or [r["name"] for r in profile["relationships"]])
     return {"person": person, "milestone": rng.choice(MILESTONES), "venue": rng.choice(VENUES)}
 
 

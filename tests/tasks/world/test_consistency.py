@@ -355,3 +355,17 @@ def test_people_met_along_the_way_join_the_life_and_may_share_a_first_name(two_y
                 assert any(f.subject == name and f.attribute == "relationship" for f in world.facts)
         namesakes += consistency.namesakes_from_life(world)
     assert met >= 4 and namesakes >= 1
+
+
+def test_the_persona_s_gp_is_never_their_dinner_companion_or_the_one_celebrating():
+    import random
+
+    from tasks.world.entities_life import close_people, draw_dinner, draw_milestone
+
+    profile = {"relationships": [{"name": "Dr. Amr Nasser", "role": "doctor"}, {"name": "Ana Reyes", "role": "friend"},
+                                 {"name": "Tomás Reyes", "role": "brother"}]}
+    assert close_people(profile) == ["Ana Reyes", "Tomás Reyes"]
+    for seed in range(30):
+        rng = random.Random(seed)
+        assert draw_dinner(rng, profile)["companion"] != "Dr. Amr Nasser"
+        assert draw_milestone(rng, profile)["person"] != "Dr. Amr Nasser"
