@@ -127,13 +127,17 @@ def dialogue_stats(con: duckdb.DuckDBPyConnection, run_id: str) -> dict:
     sessions = con.execute("select count(*) from sessions where run_id = $run_id", params).fetchone()[0]
     modes = dict(con.execute("select mode, count(*) from fact_mentions where run_id = $run_id group by 1 order by 1",
                              params).fetchall())
+    where: dict[str, dict[str, int]] = {}
+    for kind, mode, n in con.execute("select evidence_kind, mode, count(*) from fact_mentions where run_id = $run_id "
+                                     "group by 1, 2 order by 1, 2", params).fetchall():
+        where.setdefault(kind, {})[mode] = n
     tokens = {pid: {"dialogue": n, "documents": 0} for pid, n in _tokens(con, "turns", "text", run_id).items()}
     for pid, n in _tokens(con, "documents", "body", run_id).items():
         tokens.setdefault(pid, {"dialogue": 0, "documents": 0})["documents"] = n
     return {
         "sessions": sessions, "user_turns": roles.get("user", 0), "assistant_turns": roles.get("assistant", 0),
         "turns_by_category": by["category"], "turns_by_kind": by["kind"], "user_turns_by_kind": user_kinds,
-        "mentions_by_mode": modes,
+        "mentions_by_mode": modes, "mentions_by_evidence_kind": where,
         "distinct_4gram_ratio": overall,
         "min_persona_distinct_4gram_ratio": min((r for r in ratios.values() if r is not None), default=None),
         "distinct_4gram_ratio_by_persona": dict(sorted(ratios.items())),
@@ -465,8 +469,11 @@ def dialogue_section(stats: dict) -> str:
 {stats.get("assistant_turns", 0)} assistant turns
 - Turns by category: {counts(stats.get("turns_by_category", {}))}
 - User turns by kind: {counts(stats.get("user_turns_by_kind", {}))}
-- Fact mentions by mode (the difficulty knob `stages.dialogue.mention_modes`; a reference names a fact \
-without its value): {counts(stats.get("mentions_by_mode", {}))}
+- Fact mentions by mode (the difficulty knobs `stages.dialogue.mention_modes` and, for the persona's own \
+journals and emails, `stages.sources.paraphrased`; a reference names a fact without its value): \
+{counts(stats.get("mentions_by_mode", {}))}; in turns: \
+{counts(stats.get("mentions_by_evidence_kind", {}).get("turn", {}))}; in document chunks: \
+{counts(stats.get("mentions_by_evidence_kind", {}).get("chunk", {}))}
 - Distinct word 4-gram ratio of user turns: {ratio(stats.get("distinct_4gram_ratio"))} over the release, \
 {ratio(stats.get("min_persona_distinct_4gram_ratio"))} for the lowest persona
 - Tokens ({tokens.get("method", "cl100k_base")}): {tokens.get("dialogue", 0)} in dialogue turns, \

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from schemas.corpus import Document, Session, Turn
+from schemas.corpus import Document, FactMention, Session, Turn
 from schemas.release import Manifest
 from tasks.sources.chunking import count_tokens
 from warehouse import release
@@ -37,6 +37,12 @@ def land(layout, run_id: str = "r1") -> None:
         land_rows(layout, "turns", turns, run_id, pid)
         land_rows(layout, "sessions", [Session(session_id=sid, persona_id=pid, started_at=T0,
                                                category=turns[0].category)], run_id, pid)
+        mentions = [FactMention(mention_id=f"{sid}-t01-m1", persona_id=pid, fact_id=f"{pid}-f0001",
+                                evidence_id=f"{sid}-t01", evidence_kind="turn", mode="explicit", span="Lisbon"),
+                    FactMention(mention_id=f"{pid}-d0001-c01-m1", persona_id=pid, fact_id=f"{pid}-f0001",
+                                evidence_id=f"{pid}-d0001-c01", evidence_kind="chunk", mode="paraphrased",
+                                span="welcome aboard")]
+        land_rows(layout, "fact_mentions", mentions, run_id, pid)
         land_rows(layout, "documents", [Document(doc_id=f"{pid}-d0001", persona_id=pid, created_at=T0,
                                                  source_type="email", format="txt", title="Hi",
                                                  body=f"Hello {pid}, welcome aboard.")], run_id, pid)
@@ -52,6 +58,8 @@ def test_dialogue_stats_count_turns_ratios_and_tokens(tmp_path):
     assert stats["turns_by_category"] == {"information_sharing": 4, "status_update": 2}
     assert stats["turns_by_kind"] == {"filler": 1, "followup": 1, "initial": 4}
     assert stats["user_turns_by_kind"] == {"filler": 1, "followup": 1, "initial": 2}
+    assert stats["mentions_by_mode"] == {"explicit": 2, "paraphrased": 2}
+    assert stats["mentions_by_evidence_kind"] == {"chunk": {"paraphrased": 2}, "turn": {"explicit": 2}}
     assert stats["distinct_4gram_ratio"] == round(ratio(users["p0001"] + users["p0002"]), 4)
     assert stats["distinct_4gram_ratio_by_persona"] == {pid: round(ratio(t), 4) for pid, t in users.items()}
     assert stats["min_persona_distinct_4gram_ratio"] == round(ratio(users["p0001"]), 4) < 1.0
@@ -85,4 +93,5 @@ def test_the_manifest_and_the_card_show_the_dialogue(tmp_path):
     card = (folder / "README.md").read_text()
     assert "## Dialogue" in card and "2 sessions, 4 user turns and 2 assistant turns" in card
     assert "Distinct word 4-gram ratio of user turns" in card and "information_sharing: 4" in card
+    assert "in turns: explicit: 2; in document chunks: paraphrased: 2" in card
     assert "## Dialogue" not in release.dataset_card(manifest.model_copy(update={"dialogue": {}}))
