@@ -1,8 +1,9 @@
 """Offline narrators for the external-source prompts: email_notice, journal, report_questions, report.
 
 Each one is a structured template: banks of phrasings chosen with the request's RNG, the persona's
-voice for their own writing, every fact's `must_include` phrase verbatim, and (for reports) numbers
-read only from the rules' table in the context.
+voice for their own writing, every fact's `must_include` phrase verbatim (a paraphrased fact's is a name its
+paraphrase keeps, and a journal drops story lines holding the surface form it must `avoid`), and (for reports)
+numbers read only from the rules' table in the context. A journal tells each event from its own narrative.
 """
 
 from __future__ import annotations
