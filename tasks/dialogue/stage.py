@@ -61,6 +61,7 @@ from tasks.dialogue.session import SessionWriter
 from tasks.dialogue.topics import Topic, plan_topics, topic_starts, with_recalls
 from tasks.llm.gateway import Gateway
 from tasks.llm.rounds import Chain, run_rounds
+from tasks.sources.realized import said_so
 
 
 def write_dialogue(
@@ -85,7 +86,7 @@ def chunk_mentions(persona: Persona, world: World, chunks: Sequence[Chunk],
         record = docs[chunk.doc_id].realized if chunk.doc_id in docs else {}
         for n, fid in enumerate((f for f in chunk.fact_ids if f in facts), start=1):
             parts = tuple(record.get(fid, ()))
-            if parts and not carries_first(chunk.text, facts[fid]) and all(mentions(chunk.text, p) for p in parts):
+            if not carries_first(chunk.text, facts[fid]) and said_so(chunk.text, parts):
                 mode, span = "paraphrased", sentence_with(chunk.text, parts) or parts[-1]
             else:
                 mode, span = "explicit", next((f for f in facts[fid].surface_forms if mentions(chunk.text, f)), None)

@@ -36,7 +36,7 @@ from tasks.common.timeutil import local_datetime
 from tasks.sources import realized
 from tasks.sources.docplan import STAGE, Planned, slug
 from tasks.sources.organisations import Writer, line, writer_for
-from tasks.world.entities_life import SERVICE_ROLES
+from tasks.world.entities_life import serves
 
 EMPLOYER_WORDS = ("job", "work", "promotion", "project", "office", "raise", "salary", "career", "team", "boss")
 NEWSLETTERS = ("The Weekend Digest", "City Culture Weekly", "Deal Hunter Bulletin", "Tech Brief Daily")
@@ -183,7 +183,7 @@ def parties(persona: Persona, world: World, event: Event, writer: Writer | None,
     persona whom the event is not about, writing to them or written to; None when there is neither."""
     involved = involved_names(persona, world, event)
     others = [r for r in persona.profile.relationships  # the people who would write about it: not their GP
-              if r.name not in involved and r.role.strip().lower() not in SERVICE_ROLES]
+              if r.name not in involved and not serves(r.role)]
     if writer is not None and (not others or rng.random() < ORGANISATION_SHARE):
         return "organisation", org_party(writer.name, writer.mailbox), me(persona)
     if not others:
@@ -197,7 +197,7 @@ def copied(persona: Persona, world: World, event: Event, rng: random.Random, tak
     """Sometimes one more relation on Cc (never someone the event is about)."""
     skip = taken | involved_names(persona, world, event)
     pool = [r for r in persona.profile.relationships
-            if r.name not in skip and r.role.strip().lower() not in SERVICE_ROLES]
+            if r.name not in skip and not serves(r.role)]
     if not pool or rng.random() >= 0.3:
         return []
     rel = rng.choice(pool)

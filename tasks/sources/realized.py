@@ -57,7 +57,7 @@ def fact_context(fact: Fact, persona: Persona, person: str, plan: Mapping[str, R
 def said(body: str, fact: Fact, plan: Mapping[str, Realization]) -> bool:
     """Whether `body` states the fact: its first surface form, or every part of its planned paraphrase."""
     r = plan.get(fact.fact_id)
-    return carries_first(body, fact) or (r is not None and all(mentions(body, p) for p in r.parts))
+    return carries_first(body, fact) or (r is not None and said_so(body, r.parts))
 
 
 def said_so(text: str, parts: Sequence[str] | None) -> bool:
@@ -69,7 +69,7 @@ def realized_in(body: str, facts: Sequence[Fact], parts: Mapping[str, Sequence[s
     """Of `facts`, those `body` says in other words: every part of the phrases in `parts` (a paraphrase plan's or
     a parent document's record) and not the first surface form."""
     return {f.fact_id: list(parts[f.fact_id]) for f in facts
-            if parts.get(f.fact_id) and not carries_first(body, f) and all(mentions(body, p) for p in parts[f.fact_id])}
+            if not carries_first(body, f) and said_so(body, parts.get(f.fact_id))}
 
 
 def claimed(body: str, facts: Sequence[Fact], realized: Mapping[str, Sequence[str]]) -> list[str]:

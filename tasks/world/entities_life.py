@@ -106,9 +106,14 @@ SERVICE_ROLES = frozenset({"doctor", "gp", "dentist", "landlord", "therapist"})
 """Relationships who serve the persona (their GP): they do not come to dinner or celebrate milestones with them."""
 
 
+def serves(role: str) -> bool:
+    """Whether a relationship of this role serves the persona (`doctor`) rather than being close to them."""
+    return role.strip().lower() in SERVICE_ROLES
+
+
 def close_people(profile: dict[str, Any]) -> list[str]:
     """The names of the persona's people who are friends, family, partners or colleagues, not their GP."""
-    return [r["name"] for r in profile["relationships"] if r["role"].strip().lower() not in SERVICE_ROLES]
+    return [r["name"] for r in profile["relationships"] if not serves(r["role"])]
 
 
 def draw_dinner(rng: random.Random, profile: dict[str, Any]) -> Entity:
