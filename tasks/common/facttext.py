@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from schemas.profile import Persona
 from schemas.world import Event, Fact, Plan, World
+from tasks.common.stateframes import state_clause
 from tasks.common.timeutil import human_date
 from tasks.world.ontology import ATTRIBUTES
 
@@ -170,13 +171,18 @@ def who(fact: Fact, persona: Persona, person: Person) -> str:
 
 
 def clause(fact: Fact, persona: Persona, person: Person = "first") -> str:
-    """A clause stating the fact that always contains its first surface form: state as it now is (`my gym is
-    now X`), an event fact as what happened (`I had risotto at Luigi's`, its ontology frame)."""
+    """A clause stating the fact that always contains its first surface form: state as it now is, in its
+    attribute's words (`I go to Pulse Gym now`, tasks/common/stateframes.py; a domain pack's attribute without
+    frames: `my gym is now X`), an event fact as what happened (`I had risotto at Luigi's`, its ontology frame)."""
     declared = ATTRIBUTES.get(fact.attribute)
     if declared is not None and declared.frame:
         text = declared.frame.format(who=who(fact, persona, person), value=fact.value)
     else:
-        text = f"{holder(fact, persona, person)} {attribute_phrase(fact.attribute)} is now {fact.value}"
+        me = {"first": "I", "second": "you", "third": first_name(persona.name)}[person]
+        mine = {"first": "my", "second": "your", "third": f"{me}'s"}[person]
+        text = state_clause(fact.attribute, fact.value, fact.fact_id, who(fact, persona, person),
+                            holder(fact, persona, person), fact.subject, mine, me) or (
+            f"{holder(fact, persona, person)} {attribute_phrase(fact.attribute)} is now {fact.value}")
     if fact.surface_forms and not carries_first(text, fact):
         text += f" ({must_include(fact)})"
     return text
