@@ -95,7 +95,7 @@ class DialogueOptions(_Strict):
     )
     max_attempts: int = Field(3, ge=1, le=5, description="wordings tried per turn before a template or a drop")
     mention_modes: dict[str, float] = Field(
-        default_factory=lambda: {"paraphrased": 0.5, "corrected": 0.06, "about_other": 0.12, "hypothetical": 0.08},
+        default_factory=lambda: {"paraphrased": 0.75, "corrected": 0.06, "about_other": 0.12, "hypothetical": 0.08},
         description="share of each mention mode among the opening mentions that can take it (tasks/dialogue/"
                     "mentions.py): paraphrased and corrected share one draw (the rest explicit), about_other and "
                     "hypothetical (distractors said beside the fact) a second",

@@ -24,7 +24,7 @@ The narration issue's remaining modes (implied, split; a correction in a later s
 schemas/corpus.py MENTION_MODES and come with their realizations.
 
 `dialogue.mention_modes` sets the share of each mode among the opening mentions that can take it (defaults:
-paraphrased 0.5, corrected 0.06, about_other 0.12, hypothetical 0.08). `corrected` and `paraphrased` share one
+paraphrased 0.75, corrected 0.06, about_other 0.12, hypothetical 0.08). `corrected` and `paraphrased` share one
 draw (a mention is one or the other, the rest explicit); a distractor is a second draw, at most one per fact.
 The choice is seeded per bullet, so it never depends on wording attempts.
 """

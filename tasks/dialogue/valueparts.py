@@ -12,7 +12,8 @@ of the value (`dish`, `restaurant`) or the same thing said another way, derived 
   close to them has that first name, so the name still picks out one person;
 - `person`: for a relationship, the person it is with (the frames say what the two do together: `Kim Doyle
   and I work together` for a colleague);
-- `x_a`: a part with its article (`a greyhound`, `an upright piano`).
+- `x_a`: a part with its article (`a greyhound`, `an upright piano`);
+- `do`: a home project's verb in its base form (`re-tiling the bathroom` -> `re-tile` ... `the bathroom`).
 
 `FRAMES` says each attribute's value in other words with those parts (mentions.py PARAPHRASES holds the frames
 made of a story plan's fields; both are used the same way). A frame is used only when the parts it names are all
@@ -24,6 +25,8 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+
+from lemminflect import getLemma
 
 from schemas.profile import Persona
 from schemas.world import Fact
@@ -56,6 +59,7 @@ SHAPES: dict[str, str] = {
     "abandoned_book": r"(?P<book>.+) by (?P<author>.+)",
     "home": r"(?P<flat>.+?) at (?P<address>.+)",
     "race_result": r"(?P<race>.+) in (?P<minutes>\d+) minutes",
+    "home_project": r"(?P<doing>[a-z][\w-]*ing) (?P<what>.+)",
     "financial_shock": r"(?P<bill>.+) costing (?P<amount>[\d,.]+)",
     "bill_paid": r"(?P<bill>.+) paid in full",
     "gig_cancelled": r"(?P<artist>.+) gig",
@@ -74,7 +78,9 @@ SHAPES: dict[str, str] = {
     "doctor": r"Dr\.? (?P<given>\S+) (?P<surname>.+)",
     "injury": r"(?P<hurt>sprained|pulled|twisted|strained|broken|bruised|torn) (?P<part>.+)",
     "visit_cancelled": r"the visit for (?:an? |the )?(?P<occasion>.+) because of (?P<reason>.+)",
-    "recommendation": r"an? (?P<thing>podcast|book|app|course|class) (?:on|about) (?P<topic>.+)",
+    "recommendation": r"an? (?P<thing>podcast|book|app|course|class) (?:on|about) (?P<topic>.+)"
+                      r"|an? (?P<quality>good|cheaper|cheap|quiet|great|decent|better|quick|simple) "
+                      r"(?P<kind>[a-z][\w -]+)",
     "vehicle": r"(?P<looks>(?:(?:second-hand|used|new|old|vintage|black|white|silver|grey|gray|blue|red|green|yellow|"
                r"orange|navy|dark blue|bright red) )+)(?P<model>.+)",
     "sold_item": r"(?P<looks>(?:(?:second-hand|used|old|vintage|black|white|silver|grey|gray|blue|red|green|yellow|"
@@ -107,7 +113,13 @@ FRAMES: dict[str, tuple[str, ...]] = {
     "project_on_hold": ("the {codename} {work} has been put on hold", "{codename}'s {work} is on hold for now"),
     "visit_cancelled": ("{who} called off the {occasion}: {reason} got in the way",
                         "{reason} meant {who} couldn't come for the {occasion}"),
-    "recommendation": ("{who} put me onto a {topic} {thing}", "{who} told me about a good {thing} on {topic}"),
+    "course": ("{who} signed up at {school} to learn {subject}", "{who} started learning {subject} at {school}"),
+    "current_book": ("{who} started {author}'s {book}", "{who} picked up {book}, the one by {author}"),
+    "hobby_session": ("{who} put in some time on {hobby}, over at {spot}", "{who} went to {spot} for some {hobby}"),
+    "home_project": ("{who} finally decided to {do} {what}", "{who} set a weekend aside to {do} {what}"),
+    "recommendation": ("{who} put me onto a {topic} {thing}", "{who} told me about a good {thing} on {topic}",
+                       "{who} put me onto {kind_a} that's {quality}",
+                       "{who} knows {kind_a} that's {quality}, apparently"),
     "lunch_cancelled": ("{colleague_first} and I had to call off our lunch", "lunch with {colleague_first} is off"),
     "celebration": ("{who} went to {venue} for the {milestone}", "{who} had the {milestone} over at {venue}"),
     "dinner_cancelled": ("our dinner plans at {restaurant} fell through", "{restaurant} is off, we cancelled dinner"),
@@ -145,7 +157,7 @@ HEADS = ("Swim Club", "Yoga Studio", "Coffee House", "Coffee", "Café", "Cafe", 
 """Generic heads people drop from a place's name (`Pulse Gym` -> `Pulse`)."""
 
 DERIVED = frozenset({"person", "day", "short", "title", "model_a", "hard_words", "hard_plain", "animal_a", "thing_a",
-                     "job_a", "colleague_first", "partner_first", "relative_first"})
+                     "job_a", "kind_a", "do", "colleague_first", "partner_first", "relative_first"})
 """Parts said another way (not phrases of the value): the frame check takes them as the value's by construction."""
 
 
@@ -176,6 +188,13 @@ def spoken_date(text: str, year: int | None) -> str | None:
         return None
     out = f"{day.day} {day:%B}"
     return out if year == day.year else f"{out} {day.year}"
+
+
+def base_form(gerund: str) -> str:
+    """`re-tiling` -> `re-tile`, `building` -> `build` (lemminflect; a hyphenated prefix kept)."""
+    prefix, _, word = gerund.rpartition("-")
+    lemma = (getLemma(word, upos="VERB") or (word,))[0]
+    return f"{prefix}-{lemma}" if prefix else lemma
 
 
 def first_of(name: str, persona: Persona) -> str | None:
@@ -218,9 +237,11 @@ def value_parts(fact: Fact, persona: Persona, year: int | None = None) -> dict[s
         parts["short"] = short
     if "given" in parts:
         parts["title"] = f"Dr {parts['surname']}"
-    for key in ("animal", "thing", "job"):
+    for key in ("animal", "thing", "job", "kind"):
         if key in parts:
             parts[f"{key}_a"] = indefinite(parts[key])
+    if "doing" in parts:  # `re-tiling` -> `re-tile`
+        parts["do"] = base_form(parts["doing"])
     if "model" in parts:
         parts["model_a"] = indefinite(parts["model"])
     for key in ("colleague", "partner", "relative"):

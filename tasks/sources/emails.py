@@ -134,8 +134,8 @@ def event_email(config: BuildConfig, persona: Persona, world: World, event: Even
     key = f"email:{event.event_id}"
     if writer is not None and direction == "organisation":
         facts = list(writer.facts)
-    # the persona's own email says a share of its facts in other words; an organisation writes its own sentence
-    plan = realized.planned(config, persona, world, facts, key) if direction == "outgoing" else {}
+    # a personal email says a share of its facts in other words; an organisation writes its own sentence
+    plan = realized.planned(config, persona, world, facts, key) if direction in ("outgoing", "incoming") else {}
     told = {f.fact_id: realized.fact_context(f, persona, person, plan) for f in facts}
     if direction == "organisation":
         told = {f.fact_id: told[f.fact_id] | {"clause": line(f)} for f in facts}

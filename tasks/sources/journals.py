@@ -4,18 +4,29 @@ day's facts (a share in other words: tasks/sources/realized.py) and how they fee
 from __future__ import annotations
 
 import datetime as dt
+import string
 from itertools import groupby
 
 from schemas.config import BuildConfig
 from schemas.corpus import Document, JournalDraft
 from schemas.profile import Persona
-from schemas.world import World
-from tasks.common.facttext import event_context, facts_of, persona_context, story_events, style_context
+from schemas.world import Event, World
+from tasks.common.facttext import (
+    capital,
+    event_context,
+    facts_of,
+    mentions,
+    persona_context,
+    story_events,
+    style_context,
+)
 from tasks.common.rng import rng_for
 from tasks.common.timeutil import human_date, local_datetime
+from tasks.llm.providers.narrators.lexicon import handle_of, short_handle
 from tasks.sources import realized
 from tasks.sources.docplan import STAGE, Planned
 from tasks.sources.emails import with_missing_facts
+from tasks.world.catalog import KINDS
 
 
 def journal_entries(config: BuildConfig, persona: Persona, world: World) -> list[Planned]:
@@ -35,8 +46,8 @@ def journal(config: BuildConfig, persona: Persona, world: World, day: dt.date, e
     context = {
         "persona": persona_context(persona), "style": style_context(persona), "date": human_date(day),
         "mood": persona.profile.current_status.mood,
-        "events": [event_context(e, world) | {"facts": [said[f.fact_id] for f in facts_of(world, e)]}
-                   for e in events],
+        "events": [event_context(e, world) | {"facts": [said[f.fact_id] for f in facts_of(world, e)],
+                                              "heading": heading(e, world)} for e in events],
         "facts": list(said.values()),
     }
 
@@ -50,3 +61,20 @@ def journal(config: BuildConfig, persona: Persona, world: World, day: dt.date, e
                         kind="journal", realized=record)
 
     return Planned(key, written, "journal", context, JournalDraft, persona.persona_id, render)
+
+
+def heading(event: Event, world: World) -> str:
+    """A journal section's heading, as a person heads their own notes: the event by a detail of its plan (`The
+    watercolour painting`, `Budi's call`, `Kebab Corner`), never a fact's value whole (the section would state
+    it in the store's words above any paraphrase) nor the plan's imperative title; by its kind when nothing
+    else fits (`The dinner`)."""
+    plan = next((p for p in world.plans if p.plan_id == event.plan_id), None)
+    kind = KINDS.get(plan.kind) if plan is not None else None
+    names = {n for _, n, _, _ in string.Formatter().parse(kind.title) if n} if kind is not None else set()
+    entity = {k: str(v) for k, v in plan.entity.items() if k in names} if plan is not None else {}
+    kind_name = plan.kind if plan is not None else event.kind
+    generic = capital(handle_of(kind_name, "the day"))
+    short = short_handle(kind_name, entity)
+    if short is None or any(mentions(short, f.value) for f in facts_of(world, event)):
+        return generic
+    return capital(short)

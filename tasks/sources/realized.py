@@ -1,12 +1,13 @@
-"""The persona's own documents say some facts in other words.
+"""The personal documents say some facts in other words.
 
-A journal entry or an email the persona writes is in their words, so, like their turns, it says a share of its
-facts with the dialogue's paraphrase frames (tasks/dialogue/mentions.py: "I've joined Pulse" for `gym = Pulse
-Gym`), a share set by `stages.sources.paraphrased` (None: the dialogue's `mention_modes.paraphrased`). What is said
-that way is recorded on the document (`Document.realized`: fact id -> the phrases that carry the value), so the
-verifier, the chunker and the dialogue stage's `chunk_mentions` know where the fact is stated without its surface
-form. A fact whose surface form the text holds anyway (an event title that names it) is explicit, not realized.
-Emails from others and organisations keep their sentences: the frames speak for the persona.
+A journal entry, an email the persona writes or one a friend writes to them is in someone's own words, so, like
+the persona's turns, it says a share of its facts with the dialogue's paraphrase frames (tasks/dialogue/mentions.py:
+"I've joined Pulse" for `gym = Pulse Gym`; a friend's email in the second person: "you've joined Pulse"), a share
+set by `stages.sources.paraphrased` (None: the dialogue's `mention_modes.paraphrased`). What is said that way is
+recorded on the document (`Document.realized`: fact id -> the phrases that carry the value), so the verifier, the
+chunker and the dialogue stage's `chunk_mentions` know where the fact is stated without its surface form. A fact
+whose surface form the text holds anyway (an event title that names it) is explicit, not realized. An
+organisation keeps its own sentence (tasks/sources/organisations.py).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from schemas.world import Fact, World
 from tasks.common.facttext import carries_first, clause, mentions, must_include
 from tasks.common.rng import rng_for
 from tasks.dialogue.mentions import Realization, paraphrase
+from tasks.llm.providers.narrators.realize import second_person
 from tasks.sources.docplan import STAGE
 
 
@@ -49,8 +51,9 @@ def fact_context(fact: Fact, persona: Persona, person: str, plan: Mapping[str, R
     if r is None:
         return {"fact_id": fact.fact_id, "clause": clause(fact, persona, person), "must_include": must_include(fact),
                 "mode": "explicit"}
-    form = next((f for f in reversed(fact.surface_forms) if mentions(r.clause, f)), r.parts[-1])
-    return {"fact_id": fact.fact_id, "clause": r.clause, "must_include": form, "mode": "paraphrased",
+    said = second_person(r.clause) if person == "second" else r.clause  # a friend writing to the persona
+    form = next((f for f in reversed(fact.surface_forms) if mentions(said, f)), r.parts[-1])
+    return {"fact_id": fact.fact_id, "clause": said, "must_include": form, "mode": "paraphrased",
             "avoid": must_include(fact), "keep": list(r.parts)}
 
 

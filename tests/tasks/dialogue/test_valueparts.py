@@ -51,10 +51,15 @@ def test_a_first_name_stands_for_a_person_only_when_it_picks_out_one_of_them():
     ("work_project", "Kestrel redesign project", ("Kestrel", "redesign")),
     ("visit_cancelled", "the visit for a pancake breakfast because of a cancelled train",
      ("pancake breakfast", "a cancelled train")),
+    ("recommendation", "a quiet running route", ("running route", "quiet")),
+    ("home_project", "re-tiling the bathroom", ("re-tile", "the bathroom")),
+    ("course", "bookkeeping course at Fernhill Adult School", ("bookkeeping", "Fernhill Adult School")),
+    ("current_book", "Nine Rivers by Tomás Reyes", ("Nine Rivers", "Tomás Reyes")),
 ])
 def test_state_and_background_values_are_said_by_their_parts_never_verbatim(attribute, value, parts):
     world, persona = make_world(), make_persona()
-    f = fact(attribute, value, "Priya Shah" if attribute == "visit_cancelled" else "Maya Okafor")
+    others = ("visit_cancelled", "recommendation", "home_project")
+    f = fact(attribute, value, "Priya Shah" if attribute in others else "Maya Okafor")
     seen = set()
     for pick in (0.0, 0.99):
         r = paraphrase(f, persona, world, pick)

@@ -55,3 +55,46 @@ def test_with_no_share_every_fact_is_said_verbatim():
 def test_the_share_defaults_to_the_dialogues():
     assert share(make_config()) == make_config().stages.dialogue.mention_modes["paraphrased"]
     assert share(make_config(stages={"sources": {"paraphrased": 0.2}})) == 0.2
+
+
+def test_a_friends_email_says_the_paraphrase_in_the_second_person():
+    from tasks.sources.realized import fact_context, planned
+
+    world = gym_world()
+    gym = next(f for f in world.facts if f.fact_id == GYM)
+    plan = planned(make_config(stages={"sources": {"paraphrased": 1.0}}), make_persona(), world, [gym], "email:x")
+    told = fact_context(gym, make_persona(), "second", plan)
+    assert told["mode"] == "paraphrased" and "Pulse" in told["clause"] and "Pulse Gym" not in told["clause"]
+    assert told["clause"].lower().startswith("you") and " I " not in f" {told['clause']} "
+
+
+def test_journal_sections_are_headed_by_a_detail_never_by_a_value_or_the_plans_title():
+    import datetime as dt
+
+    from schemas.world import Event, Fact, Plan
+    from tasks.sources.journals import heading
+
+    day = dt.date(2024, 3, 1)
+    world = gym_world()
+
+    def with_plan(kind: str, title: str, entity: dict[str, str], attribute: str, value: str) -> str:
+        plan = Plan(plan_id=f"{PID}-pl0900", persona_id=PID, created_on=day, horizon="short", scheduled_for=day,
+                    title=title, kind=kind, entity=entity)
+        event = Event(event_id=f"{PID}-e0900", persona_id=PID, date=day, plan_id=plan.plan_id, kind=kind,
+                      valence="negative", severity=2, critical=False, narrative="")
+        fact = Fact(fact_id=f"{PID}-f0900", persona_id=PID, event_id=event.event_id, subject="Maya Okafor",
+                    attribute=attribute, value=value, valid_from=day, surface_forms=[value])
+        w = world.model_copy(update={"plans": [*world.plans, plan], "events": [*world.events, event],
+                                     "facts": [*world.facts, fact]})
+        return heading(event, w)
+
+    lunch = with_plan("colleague_lunch", "have lunch with Charlie Okafor from sales",
+                      {"colleague": "Charlie Okafor", "team": "sales"}, "lunch_cancelled", "lunch with Charlie Okafor")
+    assert lunch == "Lunch with Charlie"  # a detail of the plan, not its imperative title, not the value
+    dinner = with_plan("dinner_out", "have dinner at Kebab Corner with Sam", {"restaurant": "Kebab Corner",
+                                                                          "companion": "Sam"},
+                       "dinner_cancelled", "dinner at Kebab Corner")
+    assert dinner == "Kebab Corner"
+    cafe = with_plan("new_cafe", "try Blue Door Coffee on Elm Road", {"cafe": "Blue Door Coffee", "street": "Elm Road"},
+                     "favourite_cafe", "Blue Door Coffee")
+    assert cafe == "The new café"  # its only detail is the value: headed by its kind

@@ -46,7 +46,7 @@ EMAIL_EVENTS = {
 }
 EMAIL_FACTS = {
     "outgoing": ("{C}.", "So, {c}.", "The short version: {c}."),
-    "incoming": ("If I understood right, {c}.", "So {c}, which is big news.", "{C}, right?"),
+    "incoming": ("If I understood right, {c}.", "So I hear {c}.", "{C}, right?"),
     "organisation": ("{C}.",),
 }
 EMAIL_FILLER = {
