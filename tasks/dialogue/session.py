@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-import re
 import string
 from collections.abc import Sequence
 from typing import Any
@@ -35,6 +34,7 @@ from tasks.common.facttext import (
 )
 from tasks.common.rng import rng_for
 from tasks.common.timeutil import human_date, local_date
+from tasks.dialogue.attachments import attachment_context
 from tasks.dialogue.bullets import EMOJI, SENTENCE, STAGE
 from tasks.dialogue.fallback import FALLBACK_ASKS, FALLBACK_FOLLOWUP, FALLBACK_REPLY
 from tasks.dialogue.mentions import Distractor, Realization, planned, turn_mentions
@@ -146,6 +146,7 @@ class SessionWriter:
             event |= {"title": "my background", "kind": "introduction"}
         attachment = attachment_context(topic.doc, self.persona, self.facts)
         event["entity"] = self.title_fields(topic)
+        event["values"] = [f.value for f in self.event_facts(topic)]  # never restated whole by a handle
         if kind == "followup":
             last = next((t.text for t in reversed(self.turns) if t.role == "assistant"), "")
             told = [f for fact in self.bullet_facts(topic) for f in fact.surface_forms]
@@ -305,7 +306,8 @@ class SessionWriter:
             "event": self.reply_event(topic),
             "history": self.history(before_last=True), "user_message": self.turns[-1].text, "turn_kind": kind,
             "attachment": attachment_context(topic.doc, self.persona, self.facts),
-            "mentioned": self.mentioned(), "filler": dict(topic.filler) if topic.filler else None,
+            "mentioned": self.mentioned(), "told_values": self.told_values(topic),
+            "filler": dict(topic.filler) if topic.filler else None,
             "min_words": lo, "max_words": hi, "date": human_date(self.day), "part_of_day": self.part_of_day(),
         }
         attempts = self.config.stages.dialogue.max_attempts
@@ -394,6 +396,13 @@ class SessionWriter:
     def bullet_facts(self, topic: Topic) -> list[Fact]:
         return [self.facts[i] for i in topic.bullet.fact_ids] if topic.bullet else []
 
+    def event_facts(self, topic: Topic) -> list[Fact]:
+        """The topic's own facts and those of its event (a detail bullet that goes on with an event told at an
+        earlier bullet has none of its own, but its talk is about them)."""
+        own = self.bullet_facts(topic)
+        event_id = topic.event.event_id if topic.event is not None and not topic.intro else None
+        return own + [f for f in self.facts.values() if event_id and f.event_id == event_id and f not in own]
+
     def paraphrase(self, topic: Topic) -> str | None:
         """How a follow-up may refer to the topic's fact without its value: `my new gym`; what happened at an event
         by its ontology recall phrase (`that dinner out`, `my sister Ann's missed call`)."""
@@ -434,6 +443,17 @@ class SessionWriter:
         heard_forms = ([f for f in reversed(self.facts[i].surface_forms) if mentions(heard, f)] for i in ids)
         return list(dict.fromkeys(forms[0] for forms in heard_forms if forms))
 
+    def told_values(self, topic: Topic) -> list[str]:
+        """The values of the facts the user told in what the assistant sees (user turns and cited documents) and
+        of the topic's event (told at its opening, which a long topic's window may have left): it refers back
+        to them by a detail or by kind, it does not say them back whole."""
+        seen = visible(self.turns, len(self.turns), self.window)
+        ids = dict.fromkeys(f.fact_id for f in self.event_facts(topic))
+        ids.update(dict.fromkeys(i for t in seen if t.role == "user" for i in t.fact_ids))
+        ids.update(dict.fromkeys(i for t in seen for d in t.doc_ids if d in self.documents
+                                 for i in self.documents[d].fact_ids if i in self.facts))
+        return [self.facts[i].value for i in ids if i in self.facts]
+
     def generate(self, prompt: str, context: dict[str, Any], sample: int = 0) -> Chain[str]:
         """One model call: yielded to the round runner, which sends back the validated output."""
         out = yield CallSpec(prompt, context, TurnText, STAGE, self.persona.persona_id, sample)
@@ -443,39 +463,6 @@ class SessionWriter:
 def relativetime_in(text: str, phrase: str) -> bool:
     """True when the relative-time phrase occurs in `text` (whole words, any case)."""
     return mentions(text, phrase)
-
-
-HEADING = re.compile(r"^\s*#{1,3}\s+(.+?)\s*$|<h[1-3][^>]*>(.*?)</h[1-3]>", re.MULTILINE | re.IGNORECASE)
-
-
-def attachment_context(doc: Document | None, persona: Persona, facts: dict[str, Fact]) -> dict[str, Any] | None:
-    """What the prompts may say about a shared document: id, title, sender, a description, its section
-    headings, its points (the facts it states, in the user's words) and its tables' captions and columns."""
-    if doc is None:
-        return None
-    sender = display_name(doc.sender or persona.name)
-    if doc.source_type == "report":
-        description = "a report I put together"
-    elif doc.source_type == "journal":
-        description = "an entry from my journal"
-    elif sender == persona.name:
-        description = f"an email I sent to {', '.join(display_name(r) for r in doc.recipients) or 'someone'}"
-    else:
-        description = f"an email from {sender}"
-    sections = [next(g for g in m.groups() if g) for m in HEADING.finditer(doc.body)]
-    return {
-        "doc_id": doc.doc_id, "title": doc.title, "sender": sender, "description": description,
-        "source_type": doc.source_type, "format": doc.format,
-        "sections": [re.sub(r"<[^>]+>", "", s).strip() for s in sections if s.strip()][:8],
-        "points": [clause(facts[i], persona, "first") for i in doc.fact_ids if i in facts],
-        "tables": [{"caption": str(t.get("caption", "")), "columns": [str(c) for c in t.get("columns", [])]}
-                   for t in doc.tables],
-    }
-
-
-def display_name(header: str) -> str:
-    """`Daniel Okafor <daniel@x.example>` -> `Daniel Okafor`."""
-    return header.split("<", 1)[0].strip() or header.strip()
 
 
 def fallback_reply(min_words: int) -> str:

@@ -85,6 +85,7 @@ def assistant_context(category, tone="positive", kind="initial", **extra):
     context = {
         "user_first_name": "Maya", "category": category, "tone": tone, "history": [],
         "user_message": "I adopted Biscuit today!", "turn_kind": kind, "attachment": None, "mentioned": ["Biscuit"],
+        "told_values": [],
         "filler": None, "min_words": lo, "max_words": hi, "date": "March 4, 2024",
         "part_of_day": "evening", "event": {"kind": "adopt_pet", "valence": tone},
     }
@@ -390,7 +391,7 @@ def test_an_event_told_earlier_in_the_session_is_not_announced_again():
 def test_the_assistant_answers_the_question_it_was_asked():
     asked = {"Should I tell my sister about Biscuit?": ("tell people", "share it with the people"),
              "Am I overthinking the vet visit?": ("A little, maybe", "Probably a bit"),
-             "Do you think I should adopt a rescue dog again soon?": ("Yes, I would", "I think so"),
+             "Do you think I should adopt a rescue dog again soon?": ("Yes, I would", "I think so", "again, yes"),
              "When should I book the vet for Biscuit?": ("slot", "fixed in your week"),
              "How do I stop worrying about it?": ("normal to feel", "kind to yourself")}
     for message, answers in asked.items():

@@ -3,13 +3,17 @@ much before any suggestion ("Am I overthinking the lunch?" -> "A little, maybe, 
 
 Each entry matches the question by its words (the forms a user asks in: narrators/user.py's FOLLOW_ASKS and
 AGAIN_ASKS, and the same questions worded by a model) and answers by the event's outcome, naming the event by
-its handle `{h}`.
+its handle `{h}`, or by what the question says they did (`{t}`, said in the second person; `{t_ing}` as a gerund):
+"Would you go to Kebab Corner again in my place?" -> "Yes, I would go to Kebab Corner again: ...".
 """
 
 from __future__ import annotations
 
 import random
 import re
+
+from tasks.common.facttext import mentions
+from tasks.llm.providers.narrators.realize import capital, gerund, second_person
 
 ANSWERS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     (r"\bshould i tell\b|\bwho else should know\b",
@@ -31,7 +35,7 @@ ANSWERS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
      ("A little, maybe, but that's what happens when {h} matters to you.",
       "Probably a bit, and that's fine: {h} went well, so you can enjoy it."),
      ("A little, maybe, and that's understandable: {h} didn't go the way you hoped.",
-      "Probably a bit: one {h} that went wrong says very little about the next time.")),
+      "Probably a bit: a setback like {h} says very little about the next time.")),
     (r"\bworth making a fuss\b",
      ("It's worth enjoying, at least: {h} is a nice thing to have happened.",
       "A small celebration of {h} seems fair to me."),
@@ -48,29 +52,62 @@ ANSWERS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     (r"\bcareful with\b|\bcould go wrong\b",
      ("Not much, realistically; the main risk is letting {h} slide once the novelty wears off.",
       "Only the usual: don't take on too much at once because {h} went well."),
-     ("Mostly, don't let one {h} decide how you feel about trying again.",
+     ("Mostly, don't let {h} decide how you feel about trying again.",
       "The main thing is not to read too much into {h}.")),
-    (r"\bagain soon\b|\bagain in my place\b|\btrying to .* again\b|\banother time\b",
-     ("Yes, I would: it went well, so there's every reason to do it again.",
-      "I think so; doing it again while it still feels good is a nice idea."),
-     ("Yes, I'd give it another go once things settle; one setback says little.",
-      "I would, yes, but give it a little time first so it doesn't feel like a repeat of {h}.")),
-    (r"\btoo much to .* again next week\b",
-     ("Not at all, if you enjoyed it; next week sounds fine.",),
-     ("Next week might be soon; I'd give it a little longer.",)),
-    (r"\bhow often would you\b|\bevery month\b",
-     ("Once or twice a month sounds realistic and easy to keep up.",
-      "Monthly sounds like a good rhythm, as long as it fits around everything else."),
-     ("I'd leave it a few weeks before trying again, then see how often feels right.",)),
+    (r"\bi should (?P<t>.+?) again soon\b|\bwould you (?P<t2>.+?) again in my place\b|\btrying to (?P<t3>.+?) again\b"
+     r"|\btry to (?P<t4>.+?) another time\b|\bagain soon\b|\bagain in my place\b|\banother time\b",
+     ("Yes, I would {t} again: it went well, so there's every reason to.",
+      "I think so; {t_ing} again while it still feels good is a nice idea.",
+      "I'd {t} again, yes, and maybe make a habit of it."),
+     ("Yes, I'd {t} again once things settle; one setback says little.",
+      "I would, yes, but give it a little time before you {t} again.",
+      "Probably, once the disappointment of {h} has worn off.")),
+    (r"\btoo much to (?P<t>.+?) again next week\b",
+     ("Not at all, if you enjoyed it; {t_ing} again next week sounds fine.",
+      "Next week is fine; {t_ing} again that soon just shows it suits you.",
+      "Not at all, if you enjoyed it; next week sounds fine."),
+     ("Next week might be soon to {t} again; I'd give it a little longer.",
+      "I'd wait a bit longer than a week before you {t} again.",
+      "Next week might be soon; I'd give it a little longer.")),
+    (r"\bhow often would you (?P<t>.+?)(?:,|\?|$)|\bshould i plan to (?P<t2>.+?) every month\b",
+     ("{T_ing} once or twice a month sounds realistic and easy to keep up.",
+      "I'd {t} about once a month, as long as it fits around everything else.",
+      "Every few weeks feels right to me for {t_ing}.", "Once or twice a month sounds realistic and easy to keep up."),
+     ("I'd leave it a few weeks before you {t} again, then see how often feels right.",
+      "After {h}, I'd {t} less often at first and build back up.",
+      "I'd leave it a few weeks before trying again, then see how often feels right.")),
 )
 """(question pattern, answers after a good outcome, answers after a bad one): the first that matches answers."""
+
+NO_DEED_GOOD = ("Yes, I would: it went well, so there's every reason to do it again.",
+                "I think so; doing it again while it still feels good is a nice idea.",
+                "I would, and I wouldn't wait too long either.")
+NO_DEED_BAD = ("Probably, once things settle; one setback says little.",
+               "I'd give it another go, but not straight away.")
+"""The answers to a question about doing it again that does not say what (or says it in the store's words)."""
 
 _COMPILED = tuple((re.compile(p, re.IGNORECASE), good, bad) for p, good, bad in ANSWERS)
 
 
-def direct_answer(question: str, tone: str, handle: str, rng: random.Random) -> str | None:
-    """The sentence that answers `question` itself (yes, no, how soon, how often), or None when no entry fits."""
+def direct_answer(question: str, tone: str, handle: str, rng: random.Random,
+                  values: tuple[str, ...] | list[str] = ()) -> str | None:
+    """The sentence that answers `question` itself (yes, no, how soon, how often), or None when no entry fits.
+    An entry whose question names what the user did (`Would you go to Kebab Corner again in my place?`) answers
+    with it (`Yes, I would go to Kebab Corner again: ...`); one that does not, by the event's handle."""
     for pattern, good, bad in _COMPILED:
-        if pattern.search(question):
-            return rng.choice(bad if tone == "negative" else good).format(h=handle)
+        found = pattern.search(question)
+        if not found:
+            continue
+        done = next((g for k, g in found.groupdict().items() if k.startswith("t") and g), None)
+        if done and any(v and mentions(done, v) for v in values):
+            done = None  # what they did names a value they told: answered by the handle, not said back whole
+        options = bad if tone == "negative" else good
+        if done is not None:  # what they did, said back, where an answer can
+            options = tuple(o for o in options if "{t" in o or "{T" in o) or options
+        else:
+            options = tuple(o for o in options if "{t" not in o and "{T" not in o) or (
+                NO_DEED_GOOD if tone != "negative" else NO_DEED_BAD)
+        vp = second_person(done.strip(" ,")) if done else ""
+        return rng.choice(options).format(h=handle, t=vp, t_ing=gerund(vp) if vp else "",
+                                          T_ing=capital(gerund(vp)) if vp else "")
     return None

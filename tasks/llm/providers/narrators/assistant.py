@@ -1,13 +1,16 @@
 """The offline narrator for assistant_turn: a reply planned from the message it answers.
 
 The plan, in order: react to what the user said (congratulations for good news, sympathy for a setback,
-thanks for an update, interest in a document), reflect back what they told in this message in the second person,
-tie it to something they said earlier in the window, answer what they asked (the question's intent, read from
-its words: plan, tell, remember, schedule, cope, document; a yes/no, how-soon or how-often question gets its
-direct answer first, answers.py) with practical steps from the event's area of life (lexicon.py) realized in the
-form each sentence needs, each made once a session (with none left, it refers back to one it made), and end with a
-follow-up question about their situation.
-It names nothing about the user beyond `mentioned` (what they told it) and the document they shared.
+thanks for an update, interest in a document; in a follow-up, to the suggestion they took up, or nothing before
+the answer), reflect back what they told in this message in the second person, tie it to something they said
+earlier in the window, say what it thinks of the news (observations.py), answer what they asked (the question's
+intent, read from its words: plan, tell, remember, schedule, cope, document; a yes/no, how-soon or how-often
+question gets its direct answer first, answers.py, naming what they did when the question says it) with
+practical steps from the event's area of life (lexicon.py; about the event's person or place when the user named
+them, advice.py) realized in the form each sentence needs, each made once a session (with none left, it refers
+back to one it made), and end with a follow-up question about their situation.
+It names nothing about the user beyond `mentioned` (what they told it) and the document they shared, and never
+says a value they told back whole (`told_values`): it names the event by a detail or by its kind.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from typing import Any
 
 from tasks.common.facttext import mentions
 from tasks.llm.providers.narrators import dialogue_filler
+from tasks.llm.providers.narrators.advice import named_parties, personal
 from tasks.llm.providers.narrators.answers import direct_answer
 from tasks.llm.providers.narrators.lexicon import (
     ASK_INTENTS,
@@ -30,23 +34,11 @@ from tasks.llm.providers.narrators.lexicon import (
     short_handle,
     specific_handle,
 )
-from tasks.llm.providers.narrators.realize import capital, gerund, referred, uncap
+from tasks.llm.providers.narrators.observations import observation
+from tasks.llm.providers.narrators.realize import capital, gerund, referred, second_person, uncap
 from tasks.llm.providers.offline import narrator
 
 _SENT = re.compile(r"(?<=[.!?])\s+(?=[\"'A-Z\[])")
-_YOU = ((r"\bI am\b", "you are"), (r"\bI'm\b", "you're"), (r"\bI was\b", "you were"), (r"\bI've\b", "you've"),
-        (r"\bI'll\b", "you'll"), (r"\bI'd\b", "you'd"), (r"\bI\b", "you"), (r"\bmy\b", "your"),
-        (r"\bMy\b", "Your"), (r"\bme\b", "you"), (r"\bmine\b", "yours"), (r"\bmyself\b", "yourself"),
-        (r"\bwe\b", "you"), (r"\bWe\b", "You"), (r"\bour\b", "your"), (r"\bOur\b", "Your"))
-
-
-def second_person(text: str) -> str:
-    """`I owe the clinic 40` -> `you owe the clinic 40`."""
-    for pattern, repl in _YOU:
-        text = re.sub(pattern, repl, text)
-    return text
-
-
 def user_sentences(message: str) -> list[str]:
     """The sentences of a user message, without the upload marker and emoji."""
     body = re.sub(r"^\[Upload [^\]]*\]\s*", "", message.strip())
@@ -101,6 +93,30 @@ def reaction(tone: str, kind: str, category: str, handle: str, name: str, rng: r
                        f"Good to hear how {handle} is going."))
 
 
+_TAKEN_UP = re.compile(
+    r"^(?:I like the idea of|Good point about|I hadn't thought of|I'll try|Yes,|I might start with|Oh,|I can manage)"
+    r"\s+(?P<a>[^.?!]+?)(?:,? (?:could work|that's clever))?[.!]|"
+    r"^(?P<b>[A-Z][^.?!]+?) (?:sounds doable|makes sense|is a good shout|is easy enough)[.!]")
+"""A user follow-up that takes up a suggestion (narrators/user.py `react`): the suggestion is group a or b."""
+
+
+def taken_up(message: str) -> str | None:
+    """The suggestion the user's message takes up, in the assistant's words (`writing down how it felt`)."""
+    first = next(iter(user_sentences(message)), "")
+    found = _TAKEN_UP.match(first)
+    phrase = (found.group("a") or found.group("b")) if found else None
+    if not phrase or len(phrase.split()) < 2 or not phrase.split()[0].lower().endswith("ing"):
+        return None
+    return second_person(uncap(phrase.strip(" ,")))
+
+
+def followup_reaction(taken: str, rng: random.Random) -> str:
+    """A reply's first sentence when the user took up a suggestion: about that suggestion."""
+    return rng.choice((f"Glad {taken} sounds manageable.", f"Yes, {taken} is a good first step.",
+                       f"{capital(taken)} shouldn't take long, and it pays off.",
+                       f"I think {taken} will help more than it looks.", f"Good, start with {taken}, then."))
+
+
 _NOT_REFLECTED = re.compile(r"^(?:I'm|I am|I'll|I will|I'd|I like|I hadn't|I might|I can|Thought|Just|That's where|"
                             r"That's a fair|That makes|Thanks|Okay|Right|Yes|Good point|Oh|Do you|Should|Could|"
                             r"Feeling|Honestly|Lol|Ngl|Tbh)\b", re.IGNORECASE)
@@ -113,13 +129,15 @@ _CORRECTION = re.compile(r"\b(?:I mixed that up|Actually, it was|I tell a lie|No
 """A user correcting themselves (tasks/dialogue/mentions.py CORRECTIONS): the slip is never said back."""
 
 
-def reflection(message: str, mentioned: list[str], rng: random.Random) -> str | None:
+def reflection(message: str, mentioned: list[str], rng: random.Random, values: list[str] | tuple[str, ...] = ()
+               ) -> str | None:
     """A sentence of the user's message that states something they told, said back in the second person; none
-    when they corrected themselves (saying back either half would repeat or confuse the slip)."""
+    when they corrected themselves (saying back either half would repeat or confuse the slip) or when each such
+    sentence says a told value whole (`values`: the reply would only echo the store's words)."""
     if _CORRECTION.search(message):
         return None
     said = [s for s in user_sentences(message) if not s.endswith("?") and any(mentions(s, m) for m in mentioned)
-            and not _NOT_REFLECTED.match(s)]
+            and not _NOT_REFLECTED.match(s) and not says_whole(s, values)]
     if not said:
         return None
     s = second_person(_HEDGES.sub("", rng.choice(said))).strip(" ,").rstrip(".!")
@@ -176,14 +194,21 @@ _LEADS = ("I'd start by {g}; {r}.", "It could help to {b} {t}, because {r}.", "Y
           "If you can, {b} {t}; {r}.")
 
 
-def step_pool(domain: str, tone: str, category: str, handle: str, rng: random.Random) -> list[tuple[str, str]]:
+def step_pool(domain: str, tone: str, category: str, handle: str, rng: random.Random,
+              parties: dict[str, str] | None = None) -> list[tuple[str, str]]:
     """The suggestions that fit: the event's area of life and outcome first, then the kind of talk's, shuffled
-    within each group; `{np}` filled with the event's handle."""
+    within each group; `{np}` filled with the event's handle, and the first two that can be said about the event's
+    person or place so when the user has named them (`parties`, advice.py)."""
     first = list(STEPS.get(domain, STEPS["social"])["negative" if tone == "negative" else "positive"])
     second = list(CATEGORY_STEPS.get(category, ()))
     rng.shuffle(first)
     rng.shuffle(second)
-    return [(vp.format(np=handle), reason) for vp, reason in first + second]
+    out, named = [], 0
+    for vp, reason in first + second:  # two suggestions about them at most: a reply is not a list of their name
+        said = personal(vp, parties or {}) if named < 2 else vp
+        named += said != vp
+        out.append((said.format(np=handle), reason))
+    return out
 
 
 def step_sentence(step: tuple[str, str], lead: str, handle: str, date: str, rng: random.Random) -> str:
@@ -192,7 +217,7 @@ def step_sentence(step: tuple[str, str], lead: str, handle: str, date: str, rng:
     text = lead.format(b=vp, B=capital(vp), g=gerund(vp), G=capital(gerund(vp)), r=reason, R=capital(reason),
                        t=weekday_phrase(date, rng))
     text = re.sub(r"\b([Tt])ry to try\b", r"\1ry", text)  # `try to try one new technique`
-    if handle not in text and rng.random() < 0.3:
+    if handle not in text and rng.random() < 0.3 and not re.search(r"\b[A-Z][a-z]", text[1:]):  # one named already
         text = rng.choice(("For {h}, {s}", "With {h}, {s}", "As for {h}, {s}")).format(h=handle, s=lower_first(text))
     return text
 
@@ -221,12 +246,13 @@ def followup_question(tone: str, category: str, handle: str, intent: str | None,
                            f"What would make {handle} easier next time?"))
     return rng.choice((f"What was the best part of {handle}?", f"How are you feeling about {handle}?",
                        f"Is there a next step for {handle} you're thinking about?",
-                       f"Would you do {handle} again?", f"What surprised you most about {handle}?"))
+                       f"What surprised you most about {handle}?"))  # never `Would you do the bill again?`
 
 
-def doc_notes(attachment: dict[str, Any], rng: random.Random, said: str = "") -> list[str]:
+def doc_notes(attachment: dict[str, Any], rng: random.Random, said: str = "",
+              values: list[str] | tuple[str, ...] = ()) -> list[str]:
     """What the assistant says about a shared document: a section by name, a point, a table's columns; none it
-    has already pointed out in the conversation (`said`)."""
+    has already pointed out in the conversation (`said`), no point that says a told value whole (`values`)."""
     out = []
     low = said.lower()
     sections = [h for h in attachment.get("sections") or [] if 0 < len(h.split()) <= 7 and f'"{h.lower()}"' not in low]
@@ -237,7 +263,7 @@ def doc_notes(attachment: dict[str, Any], rng: random.Random, said: str = "") ->
         out.append(rng.choice((f'The "{s}" section looks like the one to read most carefully.',
                                f'I\'d start with "{s}", where the key details usually are.')))
     points = [p for p in attachment.get("points") or [] if len(p.split()) <= 12
-              and uncap(second_person(p).rstrip(".")).lower() not in low]
+              and uncap(second_person(p).rstrip(".")).lower() not in low and not says_whole(p, values)]
     if points:
         p = second_person(rng.choice(points)).rstrip(".")
         out.append(rng.choice((f"It says {uncap(p)}, so that's worth planning around.",
@@ -307,7 +333,7 @@ def intro_reply(context: dict[str, Any], rng: random.Random) -> str:
     parts = [rng.choice((f"Thanks for telling me a bit about yourself, {name}.",
                          f"It's nice to get to know you, {name}.",
                          "Good to know, thank you."))]
-    reflected = reflection(context["user_message"], mentioned, rng)
+    reflected = reflection(context["user_message"], mentioned, rng, list(context.get("told_values") or []))
     if reflected:
         parts.append(reflected)
     parts.append(rng.choice(("I'll keep that in mind when we talk.", "That helps me understand your days better.",
@@ -325,18 +351,25 @@ def intro_reply(context: dict[str, Any], rng: random.Random) -> str:
     return " ".join(parts + [close])
 
 
-def known_handle(event: dict[str, Any], message: str, history: list[dict[str, str]], rng: random.Random) -> str:
+def known_handle(event: dict[str, Any], message: str, history: list[dict[str, str]], rng: random.Random,
+                 values: list[str] | tuple[str, ...] = ()) -> str:
     """How the reply names the event: by its details when the user has said them in what the assistant sees
-    (`the lunch with Charlie`), else by its kind (`the lunch`)."""
+    (`the lunch with Charlie`), else by its kind (`the lunch`); never by a handle that says back a value they told
+    whole (`values`: `the dinner at Casa Lola` for the fact `dinner at Casa Lola`)."""
     generic = handle_of(event.get("kind"), "this")
     seen = " ".join([message] + [t.get("text", "") for t in history if t.get("role") == "user"])
     draw = rng.random()
     for handle, share in ((specific_handle(event.get("kind"), event.get("entity")), 0.45),
                           (short_handle(event.get("kind"), event.get("entity")), 0.85)):
         names = [w.removesuffix("'s") for w in re.findall(r"\b[A-Z][\w'-]*", handle or "")]
-        if handle and draw < share and all(mentions(seen, w) for w in names):
+        if handle and draw < share and all(mentions(seen, w) for w in names) and not says_whole(handle, values):
             return handle
     return generic
+
+
+def says_whole(text: str, values: list[str] | tuple[str, ...]) -> bool:
+    """True when `text` says one of the told values whole (the assistant names them by a detail instead)."""
+    return any(v and mentions(text, v) for v in values)
 
 
 def lower_first(text: str) -> str:
@@ -373,7 +406,8 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     event = context.get("event") or {}
     tone = context.get("tone") or "neutral"
     message, mentioned = context["user_message"], list(context.get("mentioned") or [])
-    handle = known_handle(event, message, list(context.get("history") or []), rng)
+    values = list(context.get("told_values") or [])
+    handle = known_handle(event, message, list(context.get("history") or []), rng, values)
     if event.get("phrase"):  # a callback to background, named as the user named it
         handle = second_person(event["phrase"])
     intent = intent_of(message)
@@ -381,21 +415,33 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     mid = (lo + hi) // 2
     target = min(hi, rng.randint(max(lo, mid - 20), mid + 30))
     name = context.get("user_first_name") or "there"
-    parts = [reaction(tone, context["turn_kind"], context["category"], handle, name, rng)]
-    reflected = None if context.get("attachment") else reflection(message, mentioned, rng)
+    asked = [s for s in user_sentences(message) if s.endswith("?")]
+    direct = direct_answer(asked[-1], tone, handle, rng, values) if asked else None
+    if context["turn_kind"] == "followup":  # the answer comes first; a reaction only to what they took up
+        taken = taken_up(message)
+        parts = [followup_reaction(taken, rng)] if taken and (not direct or rng.random() < 0.5) else []
+    else:
+        parts = [reaction(tone, context["turn_kind"], context["category"], handle, name, rng)]
+    reflected = None if context.get("attachment") else reflection(message, mentioned, rng, values)
     tie = context["turn_kind"] == "initial" and rng.random() < 0.5  # later in a topic, "earlier" is the topic itself
     for part in (reflected, callback(message, mentioned, rng) if tie else None):
         if part:
             parts.append(part)
+    domain = domain_of(event.get("kind")) if event.get("kind") else attribute_domain(event.get("attribute") or "")
+    seen = " ".join([message] + [t.get("text", "") for t in context.get("history") or [] if t.get("role") == "user"])
+    parties = {k: v for k, v in named_parties(event.get("entity"), seen).items() if not says_whole(v, values)}
+    before = said_before(list(context.get("history") or []))
+    if context["turn_kind"] == "initial" and not context.get("attachment"):  # what it thinks of the news itself
+        thought = observation(domain, tone, handle, parties, rng, before)
+        if thought:
+            parts.append(thought)
     if context.get("attachment"):
         said = " ".join(t["text"] for t in context.get("history") or [] if t["role"] == "assistant")
-        parts += doc_notes(context["attachment"], rng, said)
-    close = followup_question(tone, context["category"], handle, intent, mentioned, rng)
-    asked = [s for s in user_sentences(message) if s.endswith("?")]
-    lead = (direct_answer(asked[-1], tone, handle, rng) if asked else None) or answer_lead(intent, tone, handle, rng)
-    domain = domain_of(event.get("kind")) if event.get("kind") else attribute_domain(event.get("attribute") or "")
-    pool = step_pool(domain, tone, context["category"], handle, rng)
-    before = said_before(list(context.get("history") or []))
+        parts += doc_notes(context["attachment"], rng, said, values)
+    close = followup_question(tone, context["category"], handle, intent,
+                              [m for m in mentioned if not says_whole(m, values)], rng)
+    lead = direct or answer_lead(intent, tone, handle, rng)
+    pool = step_pool(domain, tone, context["category"], handle, rng, parties)
     fresh = [p for p in pool if p[0].lower() not in before and gerund(p[0]).lower() not in before]
     stale = [p for p in pool if p not in fresh]
     pool = fresh  # a suggestion is made once a session
@@ -415,10 +461,14 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
         body.pop()
     if not body and stale:  # nothing new left to suggest: point back to what was said
         body.append(rng.choice(BACK_REFS).format(g=gerund(stale[0][0]), G=capital(gerund(stale[0][0]))))
-    if not numbered:  # every new suggestion made and still short: an offer to go on, never a repeat
+    if not numbered:  # every new suggestion made and still short: what they told earlier, a thought on the
+        tie = callback(message, [m for m in mentioned if not says_whole(m, values)], rng)  # news, then an offer
+        more = [tie] if tie and tie not in parts else []
+        thought = observation(domain, tone, handle, parties, rng, before + " ".join(parts).lower())
+        more += [thought] if thought else []
         offers = offers_for(handle, rng)
-        while words(parts + [lead or ""] + body + [close]) < lo and offers:
-            body.append(offers.pop())
+        while words(parts + [lead or ""] + body + [close]) < lo and (more or offers):
+            body.append(more.pop(0) if more else offers.pop())
     if numbered:  # a short list is followed by an offer to go on, up to the reply's length
         offers = offers_for(handle, rng)
         after: list[str] = []
@@ -431,7 +481,8 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     told = {reflected} | {p for p in parts if any(mentions(p.replace(handle, ""), m) for m in mentioned)}
     told |= {lead, lead[:-1] + "." if lead and lead.endswith(":") else lead, close}  # by its details; steps by kind
     short = short_handle(event.get("kind"), event.get("entity"))
-    others = [generic] + ([short] if short and short.lower() not in (handle.lower(), generic.lower()) else [])
+    others = [generic] + ([short] if short and short.lower() not in (handle.lower(), generic.lower())
+                          and not says_whole(short, values) else [])
     out, named = [], False
     for p in parts:  # the details once in the reply, then by its kind or a detail, in turn
         if p not in told and named:

@@ -159,7 +159,7 @@ STEPS: dict[str, dict[str, tuple[Step, ...]]] = {
             ("keep the first days quiet and routine", "animals settle through routine"),
             ("set up a feeding and walking rota", "everyone knows who does what"),
             ("get pet insurance sorted early", "vet bills can be a shock"),
-            ("puppy-proof or cat-proof one room first", "it gives them a safe base"),
+            ("make one room safe for the new arrival first", "it gives them a safe base"),
             ("book a first check-up", "a vet who knows them early is worth a lot"),
             ("keep treats and a lead by the door", "routines start with small habits"),
         ),

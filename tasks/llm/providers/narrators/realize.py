@@ -218,3 +218,29 @@ def referred(text: str, specific: str, generic: str) -> str:
 def pick(rng: random.Random, *options: str) -> str:
     """One of `options` (empty strings allowed: "say nothing here")."""
     return rng.choice(options)
+
+
+_YOU = ((r"\bI am\b", "you are"), (r"\bI'm\b", "you're"), (r"\bI was\b", "you were"), (r"\bI've\b", "you've"),
+        (r"\bI'll\b", "you'll"), (r"\bI'd\b", "you'd"), (r"\bI\b", "you"), (r"\bmy\b", "your"),
+        (r"\bMy\b", "Your"), (r"\bme\b", "you"), (r"\bmine\b", "yours"), (r"\bmyself\b", "yourself"),
+        (r"\bwe\b", "you"), (r"\bWe\b", "You"), (r"\bour\b", "your"), (r"\bOur\b", "Your"))
+
+
+def second_person(text: str) -> str:
+    """`I owe the clinic 40` -> `you owe the clinic 40`."""
+    for pattern, repl in _YOU:
+        text = re.sub(pattern, repl, text)
+    return text
+
+
+_ME = ((r"\byou're\b", "I'm"), (r"\byou've\b", "I've"), (r"\byou'll\b", "I'll"), (r"\byou'd\b", "I'd"),
+       (r"\byourself\b", "myself"), (r"\byours\b", "mine"), (r"\byour\b", "my"), (r"\bYour\b", "My"),
+       (r"\byou are\b", "I am"), (r"\byou\b", "me"))
+
+
+def first_person(text: str) -> str:
+    """The assistant's words said back by the user: `how the gym changes your week` -> `how the gym changes my
+    week` (a bare `you` is taken as an object: `whoever needs you` -> `whoever needs me`)."""
+    for pattern, repl in _ME:
+        text = re.sub(pattern, repl, text)
+    return text

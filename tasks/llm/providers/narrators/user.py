@@ -21,7 +21,16 @@ from tasks.common.facttext import mentions
 from tasks.llm.providers.narrators.corpus import band
 from tasks.llm.providers.narrators.dialogue import attachment_lines, build, ensure_phrases, time_greeting, timed
 from tasks.llm.providers.narrators.lexicon import handle_of, short_handle, specific_handle
-from tasks.llm.providers.narrators.realize import capital, gerund, past, referred, sentence, short_np, uncap
+from tasks.llm.providers.narrators.realize import (
+    capital,
+    first_person,
+    gerund,
+    past,
+    referred,
+    sentence,
+    short_np,
+    uncap,
+)
 from tasks.llm.providers.offline import narrator
 
 FEELINGS = {
@@ -32,10 +41,12 @@ DEGREES = {"casual": ("so", "really", "pretty", ""), "neutral": ("really", "quit
            "formal": ("quite", "rather", "very", "")}
 
 
-def feeling(valence: str, style: dict[str, Any], handle: str, rng: random.Random) -> str:
-    """`I'm really relieved about the bill.`, `I'm a bit down about it.`, `The lunch made my day.`"""
+def feeling(valence: str, style: dict[str, Any], handle: str, rng: random.Random, said: str = "") -> str:
+    """`I'm really relieved about the bill.`, `I'm a bit down about it.`, `The lunch made my day.`: a feeling the
+    user has not named yet in the session (`said`: their earlier turns, lower-cased), while one is left."""
     b = band(style)
-    adjective = rng.choice(FEELINGS[valence])
+    fresh = [a for a in FEELINGS[valence] if f"{a} about" not in said and f"{a} of" not in said]
+    adjective = rng.choice(fresh or list(FEELINGS[valence]))
     degree = "" if adjective.startswith(("a bit", "fed")) else rng.choice(DEGREES[b])
     prep = "of" if adjective == "proud" else "about"
     about = f"{prep} {handle}"
@@ -148,14 +159,20 @@ def ask(category: str, handle: str, rng: random.Random) -> str:
 
 def topic_handle(event: dict[str, Any], rng: random.Random | None = None) -> str:
     """How the user refers back to the event: by its own details (`the lunch with Charlie`) or, in passing, by
-    its kind (`the lunch`)."""
+    its kind (`the lunch`); never by a handle that says one of its facts' values whole (`the dinner at Casa
+    Lola` when the fact is `dinner at Casa Lola`: the fact is said once, as planned, and named after)."""
     generic = handle_of(event.get("kind"), short_np(event.get("title") or "the plan"))
-    specific = specific_handle(event.get("kind"), event.get("entity"))
-    short = short_handle(event.get("kind"), event.get("entity"))
+    specific = unsaid(specific_handle(event.get("kind"), event.get("entity")), event)
+    short = unsaid(short_handle(event.get("kind"), event.get("entity")), event)
     draw = 0.0 if rng is None else rng.random()
     if specific and draw < 0.45:
         return specific
     return short if short and draw < 0.8 else generic
+
+
+def unsaid(handle: str | None, event: dict[str, Any]) -> str | None:
+    """`handle` unless it says one of the event's facts' values whole (`values`), else None."""
+    return None if handle and any(v and mentions(handle, v) for v in event.get("values") or ()) else handle
 
 
 def named_once(text: str, event: dict[str, Any], context: dict[str, Any]) -> str:
@@ -235,7 +252,8 @@ def initial_plan(context: dict[str, Any], rng: random.Random) -> tuple[list[str]
         act = ask(cat, handle, rng)
         (required if cat in ("advice_seeking", "scheduling", "attachment_consultation") else optional).append(act)
     if not context.get("intro"):
-        mood = feeling(event["valence"], style, topic_handle(event, rng), rng)
+        earlier = " ".join(t["text"] for t in context.get("history") or [] if t["role"] == "user").lower()
+        mood = feeling(event["valence"], style, topic_handle(event, rng), rng, earlier)
         optional.insert(0 if rng.random() < 0.5 else len(optional), mood)
     return required, optional
 
@@ -261,7 +279,7 @@ def suggestion_of(reply: str) -> str | None:
     found = [f.strip() for f in found if f and 2 <= len(f.split()) <= 9]
     if not found:
         return None
-    s = found[0]
+    s = first_person(found[0])  # the assistant's `how the gym changes your week`, in the user's words
     return s if s.split()[0].endswith("ing") else gerund(s[:1].lower() + s[1:])
 
 
@@ -295,20 +313,29 @@ AGAIN_ASKS = ("Do you think I should {t} again soon?", "Would it be too much to 
 """Questions that name what the user did (its plan's verb phrase), so they are about this event."""
 
 
-def worry(event: dict[str, Any], handle: str, rng: random.Random) -> str:
-    """A second thought about the event, naming it."""
+def worry(event: dict[str, Any], handle: str, rng: random.Random, said: str = "") -> str:
+    """A second thought about the event, naming it; not one the user has already had in the session (`said`:
+    their earlier turns, lower-cased), whatever the event was called then."""
     if event["valence"] == "positive":
-        return sentence(rng.choice((
+        return sentence(unsaid_choice(rng, handle, said, (
             f"I just hope {handle} keeps going this well", f"I don't want to overdo {handle}",
             f"{capital(handle)} still feels new", f"I keep thinking about {handle}",
             f"{capital(handle)} put me in a good mood all day", f"I told myself {handle} was a one-off, but maybe not",
             f"Part of me wants more of {handle} already", f"{capital(handle)} felt like a small reward",
             f"I'd like {handle} to become a habit", f"I was smiling about {handle} on the way home")))
-    return sentence(rng.choice((
+    return sentence(unsaid_choice(rng, handle, said, (
         f"I don't want {handle} to go wrong again", f"{capital(handle)} still bothers me a bit",
         f"I'm trying not to dwell on {handle}", f"{capital(handle)} put a dent in my week",
         f"I keep replaying {handle} in my head", f"{capital(handle)} was not how I'd pictured it",
         f"I'd rather {handle} hadn't happened like that", f"Honestly, {handle} threw me off")))
+
+
+def unsaid_choice(rng: random.Random, handle: str, said: str, options: tuple[str, ...]) -> str:
+    """One of `options` whose words other than the handle the user has not said yet (all said: any)."""
+    def words(option: str) -> str:
+        return " ".join(option.replace(handle, " ").replace(capital(handle), " ").lower().split()).strip(" ,.")
+    fresh = [o for o in options if words(o) not in said]
+    return rng.choice(fresh or list(options))
 
 
 @narrator("user_turn_followup")
@@ -325,13 +352,14 @@ def user_turn_followup(context: dict[str, Any], rng: random.Random) -> dict[str,
         retry = AGAIN_ASKS[2:3] + ("Should I try to {t} another time?",)
         asks = AGAIN_ASKS if event["valence"] == "positive" else retry
         q = sentence(rng.choice(asks).format(t=event["title"]), end="?")
+        q = re.sub(r"\b(try|trying) to try\b", r"\1", q)  # `Is it worth trying to try Blue Door again?`
     required = [react(context, handle, rng), q]
     heard = " ".join(t["text"] for t in context.get("history") or [])
     told = list(context.get("told") or [])
     optional = list(attachment_lines(context["attachment"], rng, 1, heard=heard, told=told)) if context.get(
         "attachment") else []
-    optional += [worry(event, topic_handle(event, rng), rng),
-                 feeling(event["valence"], context["style"], topic_handle(event, rng), rng)]
+    optional += [worry(event, topic_handle(event, rng), rng, asked),
+                 feeling(event["valence"], context["style"], topic_handle(event, rng), rng, asked)]
     text = build(required, optional, context, rng)
     text = named_once(text, event, {"paraphrase": para})
     return {"text": timed(ensure_phrases(text, {"paraphrase": para}), context)}

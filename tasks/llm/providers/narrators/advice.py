@@ -1,0 +1,93 @@
+"""Suggestions said about this event's own people and places, when the user has named them.
+
+A suggestion of lexicon.py STEPS is a verb phrase for any event of its area of life ("send a quick message to say
+you enjoyed it"). When the user has told the assistant who the event was with or where it was (in what it sees
+of the session), the reply says the suggestion about them: "send Charlie a quick message to say you enjoyed it",
+"go back to Kebab Corner when it is quieter". `PERSONAL` holds these forms with `{person}` (a first name) and
+`{place}` (a place's name); a suggestion without one, or whose person or place the user has not named, stays
+general. The assistant never names someone or somewhere it was not told about.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tasks.common.facttext import mentions
+
+PERSONAL: dict[str, str] = {
+    # social and family: the person the event was with
+    "send a quick message to say you enjoyed it": "send {person} a quick message to say you enjoyed it",
+    "suggest a date for next time while it is fresh": "suggest a date to {person} for next time while it is fresh",
+    "keep a note of what you talked about": "keep a note of what you and {person} talked about",
+    "make it a regular thing if it suits you both": "make it a regular thing with {person} if it suits you both",
+    "introduce them to someone else you think they would like":
+        "introduce {person} to someone else you think they would like",
+    "keep the next meeting low-key, like a walk or a coffee":
+        "keep the next meeting with {person} low-key, like a walk or a coffee",
+    "ask about something they mentioned last time": "ask {person} about something they mentioned last time",
+    "send a friendly message to rearrange": "send {person} a friendly message to rearrange",
+    "propose two concrete dates instead of an open offer": "offer {person} two concrete dates instead of an open offer",
+    "ask whether everything is all right on their side": "ask {person} whether everything is all right",
+    "check your own week before suggesting a new date": "check your own week before suggesting a new date to {person}",
+    "offer to help with anything they mentioned": "offer {person} a hand with anything they mentioned",
+    "send the photos or news you talked about": "send {person} the photos or news you talked about",
+    "plan the next visit while everyone is keen": "plan the next visit with {person} while everyone is keen",
+    "send a short message so they know you tried": "send {person} a short message so they know you tried",
+    "suggest a time that suits you both": "suggest a time to {person} that suits you both",
+    "keep the next call short and easy": "keep the next call with {person} short and easy",
+    "leave a short voicemail rather than trying again and again":
+        "leave {person} a short voicemail rather than trying again and again",
+    "pick a regular slot for calls": "pick a regular slot for calls with {person}",
+    "check whether everything is all right at their end": "check whether everything is all right at {person}'s end",
+    "tell them what you enjoyed": "tell {person} what you enjoyed",
+    "plan the next evening together": "plan the next evening with {person}",
+    # places: where the event was
+    "go back when it is quieter": "go back to {place} when it is quieter",
+    "save the place in your phone's map": "save {place} in your phone's map",
+    "ask what the regulars order": "ask what the regulars order at {place}",
+    "go at a different time of day": "go to {place} at a different time of day",
+    "check opening times or book ahead next time": "check {place}'s opening times or book ahead next time",
+    "have a second option nearby": "have a second option near {place}",
+    "leave a short review": "leave {place} a short review",
+    "check reviews before going back": "check reviews of {place} before going back",
+    "try somewhere new nearby instead": "try somewhere new near {place} instead",
+    "give the place one more chance at a quieter time": "give {place} one more chance at a quieter time",
+    "tell the staff what went wrong": "tell the staff at {place} what went wrong",
+    "sign up for the venue's newsletter": "sign up for {place}'s newsletter",
+    "ask the venue about a refund or an exchange": "ask {place} about a refund or an exchange",
+    "check the schedule the day before": "check the schedule at {place} the day before",
+    "ask the group how they handle cancellations": "ask the group at {place} how they handle cancellations",
+    "check whether there is another date nearby": "check whether {place} has another date soon",
+}
+"""A STEPS verb phrase -> the same suggestion about the event's person (`{person}`) or place (`{place}`)."""
+
+PERSON_FIELDS = ("colleague", "relative", "friend", "partner", "new_name", "date_name", "person")
+PLACE_FIELDS = ("restaurant", "cafe", "venue", "market", "gym", "org", "place", "spot", "school")
+_GENERIC_PLACE = re.compile(r"^(?:the|a|an|home|my|a friend's)\b", re.IGNORECASE)
+
+
+def named_parties(entity: dict[str, Any] | None, seen: str) -> dict[str, str]:
+    """The event's person (first name) and place that the user has named in `seen` (what the assistant sees)."""
+    out: dict[str, str] = {}
+    for key in PERSON_FIELDS:
+        name = str((entity or {}).get(key) or "").strip()
+        first = name.split()[0] if name.split() else ""
+        if first[:1].isupper() and mentions(seen, first):
+            out["person"] = first
+            break
+    for key in PLACE_FIELDS:
+        place = str((entity or {}).get(key) or "").strip()
+        if place and not _GENERIC_PLACE.match(place) and place[:1].isupper() and mentions(seen, place):
+            out["place"] = place
+            break
+    return out
+
+
+def personal(vp: str, parties: dict[str, str]) -> str:
+    """`vp` said about the event's named person or place when it has such a form and they are named, else `vp`."""
+    form = PERSONAL.get(vp)
+    if form is None:
+        return vp
+    needs = [k for k in ("person", "place") if "{" + k + "}" in form]
+    return form.format(**parties) if all(k in parties for k in needs) else vp

@@ -1,0 +1,88 @@
+"""The offline assistant refers back to what it was told without saying a value back whole, answers a question
+with what the user did, says its suggestions about the event's people and places once they are named, and says
+what it thinks of the news."""
+
+from __future__ import annotations
+
+import random
+
+from tasks.common.facttext import mentions
+from tasks.llm.providers.narrators import assistant
+from tasks.llm.providers.narrators.advice import named_parties, personal
+from tasks.llm.providers.narrators.answers import direct_answer
+from tasks.llm.providers.narrators.observations import OBSERVATIONS, observation
+from tasks.llm.providers.narrators.realize import first_person
+from tasks.llm.providers.narrators.user import topic_handle
+from tests.tasks.llm.test_narrators_dialogue import assistant_context
+
+DINNER = {"kind": "dinner_out", "valence": "positive", "entity": {"restaurant": "Kebab Corner"}}
+MESSAGE = "I went to Kebab Corner last night and had the falafel wraps. It was lovely."
+
+
+def replies(told: list[str], kind: str = "initial", seeds: int = 30) -> list[str]:
+    return [assistant.assistant_turn(assistant_context("information_sharing", kind=kind, event=DINNER,
+                                                       user_message=MESSAGE, mentioned=["Kebab Corner"],
+                                                       told_values=told), random.Random(seed))["text"]
+            for seed in range(seeds)]
+
+
+def test_the_assistant_never_says_a_told_value_back_whole():
+    value = "Kebab Corner"
+    assert any(mentions(r, value) for r in replies([]))  # without the rule it names the restaurant
+    assert not any(mentions(r, value) for r in replies([value]))
+    assert not any(mentions(r, value) for r in replies([value], "followup"))
+
+
+def test_a_direct_answer_says_what_the_user_did_unless_that_repeats_a_told_value():
+    rng = random.Random(0)
+    q = "Would you have lunch with my sister again in my place?"
+    answers = {direct_answer(q, "positive", "the lunch", random.Random(s)) for s in range(12)}
+    assert all("have lunch with your sister" in a or "having lunch with your sister" in a for a in answers), answers
+    told = direct_answer("Would you go to Kebab Corner again in my place?", "positive", "the dinner", rng,
+                         ["Kebab Corner"])
+    assert told is not None and "Kebab Corner" not in told
+    often = direct_answer("How often would you go climbing, realistically?", "positive", "it", rng)
+    assert often is not None and "climbing" in often
+
+
+def test_suggestions_name_the_events_person_or_place_only_once_the_user_has():
+    entity = {"colleague": "Charlie Okafor", "restaurant": "Kebab Corner"}
+    assert named_parties(entity, "Lunch with Charlie was fun.") == {"person": "Charlie"}
+    assert named_parties(entity, "We went to Kebab Corner.") == {"place": "Kebab Corner"}
+    assert named_parties(entity, "It was fun.") == {}
+    assert named_parties({"spot": "the park"}, "at the park") == {}  # a description is no place's name
+    vp = "send a quick message to say you enjoyed it"
+    assert personal(vp, {"person": "Charlie"}) == "send Charlie a quick message to say you enjoyed it"
+    assert personal(vp, {"place": "Kebab Corner"}) == vp
+    quieter = personal("go back when it is quieter", {"place": "Kebab Corner"})
+    assert quieter == "go back to Kebab Corner when it is quieter"
+
+
+def test_an_observation_about_the_news_needs_only_what_was_named():
+    rng = random.Random(0)
+    for domain, by_tone in OBSERVATIONS.items():
+        for tone in by_tone:
+            said = {observation(domain, tone, "the dinner", {}, random.Random(s)) for s in range(20)}
+            assert said and all(s and "{" not in s for s in said), (domain, tone, said)
+    named = {observation("social", "positive", "the lunch", {"person": "Charlie"}, random.Random(s)) for s in range(30)}
+    assert any("Charlie" in s for s in named)
+    assert observation("social", "positive", "the lunch", {}, rng, said=" ".join(
+        f.format(h="the lunch").lower() for f in OBSERVATIONS["social"]["positive"] if "{person}" not in f)) is None
+
+
+def test_a_follow_up_reply_takes_up_the_suggestion_the_user_took_up():
+    message = "I like the idea of writing down how each session felt. Is it normal to feel unsure about the gym?"
+    assert assistant.taken_up(message) == "writing down how each session felt"
+    texts = [assistant.assistant_turn(assistant_context("advice_seeking", kind="followup", user_message=message,
+                                                        event={"kind": "join_gym", "valence": "positive"}),
+                                      random.Random(s))["text"] for s in range(20)]
+    assert any("writing down how each session felt" in t for t in texts)
+    assert not any(t.startswith(("Good question about", "Let's think about")) for t in texts)
+
+
+def test_the_user_says_the_assistants_words_back_in_the_first_person_and_names_no_value_twice():
+    assert first_person("noticing how the gym changes your week") == "noticing how the gym changes my week"
+    event = {"kind": "dinner_out", "entity": {"restaurant": "Kebab Corner"}, "values": ["dinner at Kebab Corner"]}
+    handles = {topic_handle(event | {"kind": "dinner_cancelled"}, random.Random(s)) for s in range(30)}
+    assert handles and all("dinner at Kebab Corner" not in h for h in handles)
+    assert any("Kebab Corner" in topic_handle({**event, "values": []}, random.Random(s)) for s in range(30))
