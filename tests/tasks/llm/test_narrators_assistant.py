@@ -86,3 +86,17 @@ def test_the_user_says_the_assistants_words_back_in_the_first_person_and_names_n
     handles = {topic_handle(event | {"kind": "dinner_cancelled"}, random.Random(s)) for s in range(30)}
     assert handles and all("dinner at Kebab Corner" not in h for h in handles)
     assert any("Kebab Corner" in topic_handle({**event, "values": []}, random.Random(s)) for s in range(30))
+
+
+def test_introductions_are_answered_by_the_names_used_and_never_twice_alike():
+    history: list[dict[str, str]] = []
+    firsts = []
+    for message, who in (("Since you don't know me yet: I'm close to my brother Declan Reid.", "Declan"),
+                         ("A bit of background about me: Ari Okafor and I work together.", "Ari")):
+        context = assistant_context("information_sharing", user_message=message, event=None, mentioned=[],
+                                    history=history, told_values=["brother"])
+        text = assistant.assistant_turn(context, random.Random(1))["text"]
+        assert who in text and "brother" not in text, text
+        firsts.append(text.split(". ")[0])
+        history = history + [{"role": "user", "text": message}, {"role": "assistant", "text": text}]
+    assert firsts[0] != firsts[1]

@@ -21,9 +21,9 @@ import re
 from typing import Any
 
 from tasks.common.facttext import mentions
-from tasks.llm.providers.narrators import dialogue_filler
 from tasks.llm.providers.narrators.advice import named_parties, personal
 from tasks.llm.providers.narrators.answers import direct_answer
+from tasks.llm.providers.narrators.asides import filler_reply
 from tasks.llm.providers.narrators.lexicon import (
     ASK_INTENTS,
     CATEGORY_STEPS,
@@ -277,78 +277,45 @@ def doc_notes(attachment: dict[str, Any], rng: random.Random, said: str = "",
     return out
 
 
-def filler_reply(context: dict[str, Any], rng: random.Random) -> str:
-    """Small talk answered lightly, a request answered concretely (tasks/dialogue/filler.py topics)."""
-    filler = context.get("filler") or {}
-    topic = second_person(filler.get("topic", ""))  # `an old photo on my phone` said back as `your phone`
-    said = filler.get("topic", "").strip().rstrip(".?")
-    if said and any(mentions(t["text"], said) for t in context.get("history") or [] if t["role"] == "user"):
-        return filler_followup_reply(filler, topic, context["user_message"], rng)
-    if filler.get("kind") == "request":
-        answer = dialogue_filler.ANSWERS.get(topic) or f"Here is a simple way to approach {topic}: keep it practical."
-        return " ".join([rng.choice((f"Happy to help with {topic}.", f"Of course, I can help with {topic}.",
-                                     f"Sure, let's sort out {topic}.")), answer,
-                         rng.choice(("Want me to change anything in it?", "Shall I make a shorter version?",
-                                     "Is that what you had in mind?"))])
-    remark = dialogue_filler.SMALL_TALK.get(topic) or f"I always enjoy hearing about {topic}."
-    return " ".join([rng.choice((f"Ha, I know what you mean about {topic}.", f"Oh, {topic}, nice.",
-                                 f"I like that you noticed {topic}.")), remark,
-                     rng.choice((f"What made you think of {topic}?", f"Has {topic} been on your mind all week?",
-                                 f"Do you often notice things like {topic}?"))])
-
-
-def filler_followup_reply(filler: dict[str, Any], topic: str, message: str, rng: random.Random) -> str:
-    """The second reply on a small-talk subject or a request: the follow-up question answered, not the first
-    reply again (a request's answer is shortened or illustrated, small talk gets a light answer)."""
-    low = message.lower()
-    if filler.get("kind") == "request":
-        answer = dialogue_filler.ANSWERS.get(filler.get("topic", "")) or ""
-        first = _SENT.split(answer)[0] if answer else f"start small with {topic}"
-        if "example" in low:
-            body = f"Sure. Take the main point, {uncap(first.rstrip('.'))}, and try it once on something real today."
-        elif "mistake" in low:
-            body = f"The usual mistake is trying to do it all at once; {uncap(first)}"
-        else:
-            body = f"The short version: {uncap(first)}"
-        return " ".join([body, rng.choice(("Once it clicks, the rest follows quickly.", "That's the core of it.",
-                                           "Everything else is detail you can add later.")),
-                         rng.choice(("Anything else you'd like on it?", "Does that work for you?",
-                                     "Shall I write it down as a note?"))])
-    if "anything" in low or "should i" in low:
-        body = rng.choice(("Not really, it's harmless; just enjoy it.", "Nothing you need to do, honestly.",
-                           "No need, it usually sorts itself out."))
-    else:
-        body = rng.choice(("Mostly, yes, though it varies from place to place.", "Pretty much, yes.",
-                           "More or less, it depends on the season and where you are."))
-    return " ".join([body, rng.choice(("Small things like that add up over a day.", "Thanks for sharing it with me.",
-                                       "It's the kind of detail most people walk past.")),
-                     rng.choice(("Has anything else caught your eye lately?", "Have you noticed it before?",
-                                 "Is it still going on?", "Did anyone else spot it?"))])
-
-
 def intro_reply(context: dict[str, Any], rng: random.Random) -> str:
-    """A reply to background (no event): interest in what they told, and a question about it."""
+    """A reply to background (no event): interest in what they told, by the names they used (`Declan`, `Delta
+    Foods`), and a question about it; nothing it already said in the window (a session of introductions gets a
+    different reply to each)."""
     name = context.get("user_first_name") or "there"
+    message = context["user_message"]
     mentioned = [m for m in context.get("mentioned") or [] if len(m.split()) <= 4 and m[:1].isupper()]
-    parts = [rng.choice((f"Thanks for telling me a bit about yourself, {name}.",
-                         f"It's nice to get to know you, {name}.",
-                         "Good to know, thank you."))]
-    reflected = reflection(context["user_message"], mentioned, rng, list(context.get("told_values") or []))
+    named = mentioned or [n.split()[0] if len(n.split()) == 2 else n for n in _NAMES.findall(message)
+                          if n.split()[0] not in _NOT_NAMES]
+    before = said_before(list(context.get("history") or []))
+
+    def fresh(options: tuple[str, ...] | list[str]) -> list[str]:
+        return [o for o in options if o.lower() not in before] or list(options)
+
+    parts = [rng.choice(fresh((f"Thanks for telling me a bit about yourself, {name}.",
+                               f"It's nice to get to know you, {name}.", "Good to know, thank you.",
+                               "That's helpful to know.", f"Thanks, {name}, that fills in the picture.")))]
+    reflected = reflection(message, mentioned, rng, list(context.get("told_values") or []))
     if reflected:
         parts.append(reflected)
-    parts.append(rng.choice(("I'll keep that in mind when we talk.", "That helps me understand your days better.",
-                             "It's useful context for anything you want to plan.")))
-    m = rng.choice(mentioned) if mentioned else "that"
-    more = [f"I'll remember {m} when we plan things together.", f"If {m} ever changes, tell me and I'll keep up.",
-            f"It sounds like {m} is a real part of your week.", "Knowing a little about your life makes my suggestions "
-            "less generic.", f"We can come back to {m} whenever it's useful."]
+    parts.append(rng.choice(fresh(("I'll keep that in mind when we talk.", "That helps me understand your days "
+                                   "better.", "It's useful context for anything you want to plan."))))
+    m = rng.choice(named) if named else "that"
+    more = fresh([f"I'll remember {m} when we plan things together.", f"If anything changes with {m}, tell me and "
+                  "I'll keep up.", f"It sounds like {m} is a real part of your week.", "Knowing a little about your "
+                  "life makes my suggestions less generic.", f"We can come back to {m} whenever it's useful."])
     rng.shuffle(more)
-    close = rng.choice((f"What do you like most about {m}?", f"How long has {m} been part of your life?",
-                        f"Is {m} something you'd like to tell me more about?")) if mentioned else (
-        "What else would you like me to know?")
+    close = rng.choice(fresh((f"What do you like most about {m}?", f"How long has {m} been part of your life?",
+                              f"Is {m} something you'd like to tell me more about?",
+                              f"What should I know about {m}?"))) if named else "What else would you like me to know?"
     while more and words(parts + [close]) < int(context["min_words"]):
         parts.append(more.pop())
     return " ".join(parts + [close])
+
+
+_NAMES = re.compile(r"(?<=[a-z,:] )[A-Z][\w'-]+(?: [A-Z][\w'-]+)*")
+"""Names the user used mid-sentence (`my brother Declan Reid`, `Ari Okafor and I`): what an intro reply names."""
+_NOT_NAMES = frozenset({"I", "I'm", "I've", "I'd", "I'll", "Since", "A", "The", "Hi", "Monday", "Tuesday",
+                        "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"})
 
 
 def known_handle(event: dict[str, Any], message: str, history: list[dict[str, str]], rng: random.Random,

@@ -1,0 +1,63 @@
+"""The assistant's replies to small talk and unrelated requests (tasks/dialogue/filler.py topics): a request
+answered concretely, small talk lightly, and the follow-up question answered rather than the first reply again."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from tasks.common.facttext import mentions
+from tasks.llm.providers.narrators import dialogue_filler
+from tasks.llm.providers.narrators.realize import second_person, uncap
+
+_SENT = re.compile(r"(?<=[.!?])\s+(?=[\"'A-Z\[])")
+
+
+def filler_reply(context: dict[str, Any], rng: random.Random) -> str:
+    """Small talk answered lightly, a request answered concretely (tasks/dialogue/filler.py topics)."""
+    filler = context.get("filler") or {}
+    topic = second_person(filler.get("topic", ""))  # `an old photo on my phone` said back as `your phone`
+    said = filler.get("topic", "").strip().rstrip(".?")
+    if said and any(mentions(t["text"], said) for t in context.get("history") or [] if t["role"] == "user"):
+        return filler_followup_reply(filler, topic, context["user_message"], rng)
+    if filler.get("kind") == "request":
+        answer = dialogue_filler.ANSWERS.get(topic) or f"Here is a simple way to approach {topic}: keep it practical."
+        return " ".join([rng.choice((f"Happy to help with {topic}.", f"Of course, I can help with {topic}.",
+                                     f"Sure, let's sort out {topic}.")), answer,
+                         rng.choice(("Want me to change anything in it?", "Shall I make a shorter version?",
+                                     "Is that what you had in mind?"))])
+    remark = dialogue_filler.SMALL_TALK.get(topic) or f"I always enjoy hearing about {topic}."
+    return " ".join([rng.choice((f"Ha, I know what you mean about {topic}.", f"Oh, {topic}, nice.",
+                                 f"I like that you noticed {topic}.")), remark,
+                     rng.choice((f"What made you think of {topic}?", f"Has {topic} been on your mind all week?",
+                                 f"Do you often notice things like {topic}?"))])
+
+
+def filler_followup_reply(filler: dict[str, Any], topic: str, message: str, rng: random.Random) -> str:
+    """The second reply on a small-talk subject or a request: the follow-up question answered, not the first
+    reply again (a request's answer is shortened or illustrated, small talk gets a light answer)."""
+    low = message.lower()
+    if filler.get("kind") == "request":
+        answer = dialogue_filler.ANSWERS.get(filler.get("topic", "")) or ""
+        first = _SENT.split(answer)[0] if answer else f"start small with {topic}"
+        if "example" in low:
+            body = f"Sure. Take the main point, {uncap(first.rstrip('.'))}, and try it once on something real today."
+        elif "mistake" in low:
+            body = f"The usual mistake is trying to do it all at once; {uncap(first)}"
+        else:
+            body = f"The short version: {uncap(first)}"
+        return " ".join([body, rng.choice(("Once it clicks, the rest follows quickly.", "That's the core of it.",
+                                           "Everything else is detail you can add later.")),
+                         rng.choice(("Anything else you'd like on it?", "Does that work for you?",
+                                     "Shall I write it down as a note?"))])
+    if "anything" in low or "should i" in low:
+        body = rng.choice(("Not really, it's harmless; just enjoy it.", "Nothing you need to do, honestly.",
+                           "No need, it usually sorts itself out."))
+    else:
+        body = rng.choice(("Mostly, yes, though it varies from place to place.", "Pretty much, yes.",
+                           "More or less, it depends on the season and where you are."))
+    return " ".join([body, rng.choice(("Small things like that add up over a day.", "Thanks for sharing it with me.",
+                                       "It's the kind of detail most people walk past.")),
+                     rng.choice(("Has anything else caught your eye lately?", "Have you noticed it before?",
+                                 "Is it still going on?", "Did anyone else spot it?"))])
