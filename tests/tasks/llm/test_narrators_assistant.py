@@ -100,3 +100,26 @@ def test_introductions_are_answered_by_the_names_used_and_never_twice_alike():
         firsts.append(text.split(". ")[0])
         history = history + [{"role": "user", "text": message}, {"role": "assistant", "text": text}]
     assert firsts[0] != firsts[1]
+
+
+def test_whether_to_do_it_again_is_asked_once_a_topic_and_answered_once():
+    import re
+
+    from tasks.llm.providers.narrators.user import AGAIN_ASKS, user_turn_followup
+    from tests.tasks.llm.test_narrators_dialogue import followup_context
+
+    forms = [re.compile(re.escape(head.lower()) + ".+" + re.escape(tail.lower().rstrip("?")))
+             for head, tail in (a.split("{t}") for a in AGAIN_ASKS)]
+    asked = [{"role": "user", "text": "Do you think I should adopt a rescue dog again soon?"},
+             {"role": "assistant", "text": "Yes, I would adopt a rescue dog again: it went well."}]
+    fresh = [user_turn_followup(followup_context("advice_seeking", paraphrase=None), random.Random(s))["text"]
+             for s in range(30)]
+    assert any(any(f.search(t.lower()) for f in forms) for t in fresh)  # asked when it was not yet
+    again = [user_turn_followup(followup_context("advice_seeking", paraphrase=None, history=asked),
+                                random.Random(s))["text"] for s in range(30)]
+    assert not any(any(f.search(t.lower()) for f in forms) for t in again)
+    q = "Do you think I should adopt a rescue dog again soon?"
+    first = direct_answer(q, "positive", "the adoption", random.Random(0))
+    assert first is not None
+    second = {direct_answer(q, "positive", "the adoption", random.Random(s), said=first.lower()) for s in range(10)}
+    assert first not in second

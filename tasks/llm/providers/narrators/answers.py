@@ -90,10 +90,11 @@ _COMPILED = tuple((re.compile(p, re.IGNORECASE), good, bad) for p, good, bad in 
 
 
 def direct_answer(question: str, tone: str, handle: str, rng: random.Random,
-                  values: tuple[str, ...] | list[str] = ()) -> str | None:
+                  values: tuple[str, ...] | list[str] = (), said: str = "") -> str | None:
     """The sentence that answers `question` itself (yes, no, how soon, how often), or None when no entry fits.
     An entry whose question names what the user did (`Would you go to Kebab Corner again in my place?`) answers
-    with it (`Yes, I would go to Kebab Corner again: ...`); one that does not, by the event's handle."""
+    with it (`Yes, I would go to Kebab Corner again: ...`); one that does not, by the event's handle. An answer
+    already given in what the assistant sees (`said`, lower-cased) is not given again while another fits."""
     for pattern, good, bad in _COMPILED:
         found = pattern.search(question)
         if not found:
@@ -108,6 +109,8 @@ def direct_answer(question: str, tone: str, handle: str, rng: random.Random,
             options = tuple(o for o in options if "{t" not in o and "{T" not in o) or (
                 NO_DEED_GOOD if tone != "negative" else NO_DEED_BAD)
         vp = second_person(done.strip(" ,")) if done else ""
-        return rng.choice(options).format(h=handle, t=vp, t_ing=gerund(vp) if vp else "",
-                                          T_ing=capital(gerund(vp)) if vp else "")
+        answers = [o.format(h=handle, t=vp, t_ing=gerund(vp) if vp else "", T_ing=capital(gerund(vp)) if vp else "")
+                   for o in options]
+        fresh = [a for a in answers if a.lower() not in said]  # never the same answer twice in the window
+        return rng.choice(fresh or answers)
     return None

@@ -383,7 +383,8 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     target = min(hi, rng.randint(max(lo, mid - 20), mid + 30))
     name = context.get("user_first_name") or "there"
     asked = [s for s in user_sentences(message) if s.endswith("?")]
-    direct = direct_answer(asked[-1], tone, handle, rng, values) if asked else None
+    direct = direct_answer(asked[-1], tone, handle, rng, values, said_before(list(context.get("history") or []))
+                           ) if asked else None
     if context["turn_kind"] == "followup":  # the answer comes first; a reaction only to what they took up
         taken = taken_up(message)
         parts = [followup_reaction(taken, rng)] if taken and (not direct or rng.random() < 0.5) else []

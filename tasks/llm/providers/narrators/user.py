@@ -345,7 +345,8 @@ def user_turn_followup(context: dict[str, Any], rng: random.Random) -> dict[str,
     handle = topic_handle(event, rng)
     para = context.get("paraphrase")
     asked = " ".join(t["text"] for t in context.get("history") or [] if t["role"] == "user").lower()
-    if para or rng.random() < 0.5:
+    again = any(a.split("{t}")[0].lower() in asked for a in AGAIN_ASKS + ("Should I try to {t} another time?",))
+    if para or again or rng.random() < 0.5:  # whether to do it again is asked once a topic
         fresh = [a for a in FOLLOW_ASKS if a.format(p=para or handle).rstrip("?").lower() not in asked]
         q = sentence(rng.choice(fresh or list(FOLLOW_ASKS)).format(p=para or handle), end="?")  # never asked twice
     else:
