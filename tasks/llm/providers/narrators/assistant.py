@@ -385,9 +385,9 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     asked = [s for s in user_sentences(message) if s.endswith("?")]
     direct = direct_answer(asked[-1], tone, handle, rng, values, said_before(list(context.get("history") or []))
                            ) if asked else None
-    if context["turn_kind"] == "followup":  # the answer comes first; a reaction only to what they took up
+    if context["turn_kind"] == "followup":  # a reaction only to the suggestion they took up, then the answer
         taken = taken_up(message)
-        parts = [followup_reaction(taken, rng)] if taken and (not direct or rng.random() < 0.5) else []
+        parts = [followup_reaction(taken, rng)] if taken else []
     else:
         parts = [reaction(tone, context["turn_kind"], context["category"], handle, name, rng)]
     reflected = None if context.get("attachment") else reflection(message, mentioned, rng, values)
