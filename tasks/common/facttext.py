@@ -86,6 +86,12 @@ def fits_slots(fields: dict[str, str]) -> bool:
     return all(fits_slot(k, v) for k, v in fields.items())
 
 
+def says_value(text: str, values: Iterable[str]) -> bool:
+    """True when `text` says one of `values` whole (a phrase match, as `mentions`): what a reference back to a
+    told fact avoids, so the value is said once, as planned."""
+    return any(v and mentions(text, v) for v in values)
+
+
 def carries(text: str, fact: Fact) -> bool:
     """True when `text` contains any of the fact's surface forms."""
     return any(mentions(text, form) for form in fact.surface_forms)

@@ -27,6 +27,9 @@ import re
 import inflect
 from lemminflect import getInflection
 
+DOCTORS_ORDERS = ("{whose} doctor has said {value}", "the doctor's orders are {value}")
+"""A restriction the doctor set (travel, running)."""
+
 STATE_FRAMES: dict[str, tuple[str, ...]] = {
     "employer": ("{who} [work] at {value}", "{who} [have] a job at {value} now", "{who} [be] with {value} these days"),
     "occupation": ("{who} [work] as {value_a}", "{who} [be] {value_a} now", "{who} [earn] a living as {value_a}"),
@@ -79,8 +82,8 @@ STATE_FRAMES: dict[str, tuple[str, ...]] = {
                      "{self} [get] on well with {mine} {value} {name}"),
     "team": ("{who} [work] with {value} now", "{who} [have] moved to {value}", "{whose} team now is {value}"),
     "spending_restriction": ("{who} [have] set a rule: {value}", "the rule for now is {value}"),
-    "travel_restriction": ("{whose} doctor has said {value}", "the doctor's orders are {value}"),
-    "running_restriction": ("{whose} doctor has said {value}", "the doctor's orders are {value}"),
+    "travel_restriction": DOCTORS_ORDERS,
+    "running_restriction": DOCTORS_ORDERS,
     "dating_pause": ("{who} [have] decided on {value}", "the rule {who} [have] set is {value}"),
 }
 """State attribute -> present-tense frames saying its value verbatim (the module doc's slots)."""

@@ -15,8 +15,8 @@ from tasks.common.facttext import (
     capital,
     event_context,
     facts_of,
-    mentions,
     persona_context,
+    says_value,
     story_events,
     style_context,
 )
@@ -75,6 +75,6 @@ def heading(event: Event, world: World) -> str:
     kind_name = plan.kind if plan is not None else event.kind
     generic = capital(handle_of(kind_name, "the day"))
     short = short_handle(kind_name, entity)
-    if short is None or any(mentions(short, f.value) for f in facts_of(world, event)):
+    if short is None or says_value(short, (f.value for f in facts_of(world, event))):
         return generic
     return capital(short)

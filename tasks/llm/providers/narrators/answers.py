@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import re
 
-from tasks.common.facttext import mentions
+from tasks.common.facttext import says_value
 from tasks.llm.providers.narrators.realize import capital, gerund, second_person
 
 ANSWERS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
@@ -100,7 +100,7 @@ def direct_answer(question: str, tone: str, handle: str, rng: random.Random,
         if not found:
             continue
         done = next((g for k, g in found.groupdict().items() if k.startswith("t") and g), None)
-        if done and any(v and mentions(done, v) for v in values):
+        if done and says_value(done, values):
             done = None  # what they did names a value they told: answered by the handle, not said back whole
         options = bad if tone == "negative" else good
         if done is not None:  # what they did, said back, where an answer can

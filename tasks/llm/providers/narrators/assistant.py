@@ -20,7 +20,7 @@ import random
 import re
 from typing import Any
 
-from tasks.common.facttext import mentions
+from tasks.common.facttext import mentions, says_value
 from tasks.llm.providers.narrators.advice import named_parties, personal
 from tasks.llm.providers.narrators.answers import direct_answer
 from tasks.llm.providers.narrators.asides import filler_reply
@@ -137,7 +137,7 @@ def reflection(message: str, mentioned: list[str], rng: random.Random, values: l
     if _CORRECTION.search(message):
         return None
     said = [s for s in user_sentences(message) if not s.endswith("?") and any(mentions(s, m) for m in mentioned)
-            and not _NOT_REFLECTED.match(s) and not says_whole(s, values)]
+            and not _NOT_REFLECTED.match(s) and not says_value(s, values)]
     if not said:
         return None
     s = second_person(_HEDGES.sub("", rng.choice(said))).strip(" ,").rstrip(".!")
@@ -263,7 +263,7 @@ def doc_notes(attachment: dict[str, Any], rng: random.Random, said: str = "",
         out.append(rng.choice((f'The "{s}" section looks like the one to read most carefully.',
                                f'I\'d start with "{s}", where the key details usually are.')))
     points = [p for p in attachment.get("points") or [] if len(p.split()) <= 12
-              and uncap(second_person(p).rstrip(".")).lower() not in low and not says_whole(p, values)]
+              and uncap(second_person(p).rstrip(".")).lower() not in low and not says_value(p, values)]
     if points:
         p = second_person(rng.choice(points)).rstrip(".")
         out.append(rng.choice((f"It says {uncap(p)}, so that's worth planning around.",
@@ -329,14 +329,9 @@ def known_handle(event: dict[str, Any], message: str, history: list[dict[str, st
     for handle, share in ((specific_handle(event.get("kind"), event.get("entity")), 0.45),
                           (short_handle(event.get("kind"), event.get("entity")), 0.85)):
         names = [w.removesuffix("'s") for w in re.findall(r"\b[A-Z][\w'-]*", handle or "")]
-        if handle and draw < share and all(mentions(seen, w) for w in names) and not says_whole(handle, values):
+        if handle and draw < share and all(mentions(seen, w) for w in names) and not says_value(handle, values):
             return handle
     return generic
-
-
-def says_whole(text: str, values: list[str] | tuple[str, ...]) -> bool:
-    """True when `text` says one of the told values whole (the assistant names them by a detail instead)."""
-    return any(v and mentions(text, v) for v in values)
 
 
 def lower_first(text: str) -> str:
@@ -397,7 +392,7 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
             parts.append(part)
     domain = domain_of(event.get("kind")) if event.get("kind") else attribute_domain(event.get("attribute") or "")
     seen = " ".join([message] + [t.get("text", "") for t in context.get("history") or [] if t.get("role") == "user"])
-    parties = {k: v for k, v in named_parties(event.get("entity"), seen).items() if not says_whole(v, values)}
+    parties = {k: v for k, v in named_parties(event.get("entity"), seen).items() if not says_value(v, values)}
     before = said_before(list(context.get("history") or []))
     if context["turn_kind"] == "initial" and not context.get("attachment"):  # what it thinks of the news itself
         thought = observation(domain, tone, handle, parties, rng, before)
@@ -407,7 +402,7 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
         said = " ".join(t["text"] for t in context.get("history") or [] if t["role"] == "assistant")
         parts += doc_notes(context["attachment"], rng, said, values)
     close = followup_question(tone, context["category"], handle, intent,
-                              [m for m in mentioned if not says_whole(m, values)], rng)
+                              [m for m in mentioned if not says_value(m, values)], rng)
     lead = direct or answer_lead(intent, tone, handle, rng)
     pool = step_pool(domain, tone, context["category"], handle, rng, parties)
     fresh = [p for p in pool if p[0].lower() not in before and gerund(p[0]).lower() not in before]
@@ -430,7 +425,7 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     if not body and stale:  # nothing new left to suggest: point back to what was said
         body.append(rng.choice(BACK_REFS).format(g=gerund(stale[0][0]), G=capital(gerund(stale[0][0]))))
     if not numbered:  # every new suggestion made and still short: what they told earlier, a thought on the
-        tie = callback(message, [m for m in mentioned if not says_whole(m, values)], rng)  # news, then an offer
+        tie = callback(message, [m for m in mentioned if not says_value(m, values)], rng)  # news, then an offer
         more = [tie] if tie and tie not in parts else []
         thought = observation(domain, tone, handle, parties, rng, before + " ".join(parts).lower())
         more += [thought] if thought else []
@@ -450,7 +445,7 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     told |= {lead, lead[:-1] + "." if lead and lead.endswith(":") else lead, close}  # by its details; steps by kind
     short = short_handle(event.get("kind"), event.get("entity"))
     others = [generic] + ([short] if short and short.lower() not in (handle.lower(), generic.lower())
-                          and not says_whole(short, values) else [])
+                          and not says_value(short, values) else [])
     out, named = [], False
     for p in parts:  # the details once in the reply, then by its kind or a detail, in turn
         if p not in told and named:

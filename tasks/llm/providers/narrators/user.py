@@ -17,7 +17,7 @@ import random
 import re
 from typing import Any
 
-from tasks.common.facttext import mentions
+from tasks.common.facttext import mentions, says_value
 from tasks.llm.providers.narrators.corpus import band
 from tasks.llm.providers.narrators.dialogue import attachment_lines, build, ensure_phrases, time_greeting, timed
 from tasks.llm.providers.narrators.lexicon import handle_of, short_handle, specific_handle
@@ -172,7 +172,7 @@ def topic_handle(event: dict[str, Any], rng: random.Random | None = None) -> str
 
 def unsaid(handle: str | None, event: dict[str, Any]) -> str | None:
     """`handle` unless it says one of the event's facts' values whole (`values`), else None."""
-    return None if handle and any(v and mentions(handle, v) for v in event.get("values") or ()) else handle
+    return None if handle and says_value(handle, event.get("values") or ()) else handle
 
 
 def named_once(text: str, event: dict[str, Any], context: dict[str, Any]) -> str:
