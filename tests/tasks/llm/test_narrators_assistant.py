@@ -54,6 +54,9 @@ def test_suggestions_name_the_events_person_or_place_only_once_the_user_has():
     vp = "send a quick message to say you enjoyed it"
     assert personal(vp, {"person": "Charlie"}) == "send Charlie a quick message to say you enjoyed it"
     assert personal(vp, {"place": "Kebab Corner"}) == vp
+    assert named_parties({"hobby": "knitting"}, "I did some knitting today.") == {"activity": "knitting"}
+    assert named_parties({"hobby": "knitting"}, "I went to the club.") == {}
+    assert personal("join a group that does the same", {"activity": "knitting"}) == "join a group for knitting"
     quieter = personal("go back when it is quieter", {"place": "Kebab Corner"})
     assert quieter == "go back to Kebab Corner when it is quieter"
 

@@ -316,9 +316,13 @@ def test_assistant_prompt_renders_exactly():
         "Maya's latest message (initial):\n"
         "Help?\n"
         "\n"
-        "Reply helpfully in 60 to 200 words. Never state facts about Maya's\n"
-        "life that they have not told you (no invented names, dates, places or outcomes); give general,\n"
-        "practical suggestions instead, and end with a question or an offer of help.\n"
+        "Reply helpfully in 60 to 200 words. Answer the message you were sent: respond to\n"
+        "what they told you and how they feel about it, and to anything relevant they said earlier in the "
+        "conversation,\n"
+        "before any advice; then give two or three practical suggestions that fit this situation, not a list of\n"
+        "everything. Never state facts about Maya's life that they have not told you (no invented\n"
+        "names, dates, places or outcomes), and end with a question about their situation (who or where it was, when\n"
+        "they named them, or how they feel about it now).\n"
         "\n"
         'Answer with JSON only: {"text": "<your reply>"}\n'
     )

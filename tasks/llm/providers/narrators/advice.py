@@ -59,16 +59,25 @@ PERSONAL: dict[str, str] = {
     "check the schedule the day before": "check the schedule at {place} the day before",
     "ask the group how they handle cancellations": "ask the group at {place} how they handle cancellations",
     "check whether there is another date nearby": "check whether {place} has another date soon",
+    # pastimes: what the session was
+    "keep a small record of each session": "keep a small record of each {activity} session",
+    "set aside the same time each week for it": "set aside the same time each week for {activity}",
+    "try one new technique next time": "try one new technique in {activity} next time",
+    "join a group that does the same": "join a group for {activity}",
+    "move the session to another day this week": "move {activity} to another day this week",
 }
-"""A STEPS verb phrase -> the same suggestion about the event's person (`{person}`) or place (`{place}`)."""
+"""A STEPS verb phrase -> the same suggestion about the event's person (`{person}`), place (`{place}`) or
+activity (`{activity}`: `knitting`)."""
 
 PERSON_FIELDS = ("colleague", "relative", "friend", "partner", "new_name", "date_name", "person")
+ACTIVITY_FIELDS = ("hobby", "subject")
 PLACE_FIELDS = ("restaurant", "cafe", "venue", "market", "gym", "org", "place", "spot", "school")
 _GENERIC_PLACE = re.compile(r"^(?:the|a|an|home|my|a friend's)\b", re.IGNORECASE)
 
 
 def named_parties(entity: dict[str, Any] | None, seen: str) -> dict[str, str]:
-    """The event's person (first name) and place that the user has named in `seen` (what the assistant sees)."""
+    """The event's person (first name), place and activity (`knitting`) that the user has named in `seen` (what
+    the assistant sees)."""
     out: dict[str, str] = {}
     for key in PERSON_FIELDS:
         name = str((entity or {}).get(key) or "").strip()
@@ -81,6 +90,11 @@ def named_parties(entity: dict[str, Any] | None, seen: str) -> dict[str, str]:
         if place and not _GENERIC_PLACE.match(place) and place[:1].isupper() and mentions(seen, place):
             out["place"] = place
             break
+    for key in ACTIVITY_FIELDS:
+        activity = str((entity or {}).get(key) or "").strip()
+        if activity and len(activity.split()) <= 3 and not _GENERIC_PLACE.match(activity) and mentions(seen, activity):
+            out["activity"] = activity
+            break
     return out
 
 
@@ -89,5 +103,5 @@ def personal(vp: str, parties: dict[str, str]) -> str:
     form = PERSONAL.get(vp)
     if form is None:
         return vp
-    needs = [k for k in ("person", "place") if "{" + k + "}" in form]
+    needs = [k for k in ("person", "place", "activity") if "{" + k + "}" in form]
     return form.format(**parties) if all(k in parties for k in needs) else vp

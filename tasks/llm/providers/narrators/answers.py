@@ -44,7 +44,7 @@ ANSWERS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     (r"\bchange anything else\b",
      ("Probably not much; keep the rest of your month as it is and let {h} settle in.",
       "Not a lot, I'd guess: {h} can sit alongside what you already have planned."),
-     ("Probably not much; the rest of your month can stay as planned.",
+     ("Probably not much; the rest of your month can stay as planned, whatever happens with {h}.",
       "Only if {h} left something to rearrange; otherwise keep the month as it is.")),
     (r"\bhow soon should i follow up\b",
      ("Within a few days is good, while {h} is still fresh for everyone.",),
@@ -65,25 +65,26 @@ ANSWERS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     (r"\btoo much to (?P<t>.+?) again next week\b",
      ("Not at all, if you enjoyed it; {t_ing} again next week sounds fine.",
       "Next week is fine; {t_ing} again that soon just shows it suits you.",
-      "Not at all, if you enjoyed it; next week sounds fine."),
+      "Not at all, if you enjoyed {h}; next week sounds fine."),
      ("Next week might be soon to {t} again; I'd give it a little longer.",
       "I'd wait a bit longer than a week before you {t} again.",
-      "Next week might be soon; I'd give it a little longer.")),
+      "Next week might be soon after {h}; I'd give it a little longer.")),
     (r"\bhow often would you (?P<t>.+?)(?:,|\?|$)|\bshould i plan to (?P<t2>.+?) every month\b",
      ("{T_ing} once or twice a month sounds realistic and easy to keep up.",
       "I'd {t} about once a month, as long as it fits around everything else.",
-      "Every few weeks feels right to me for {t_ing}.", "Once or twice a month sounds realistic and easy to keep up."),
+      "Every few weeks feels right to me for {t_ing}.",
+      "Once or twice a month sounds realistic for something like {h}, and easy to keep up."),
      ("I'd leave it a few weeks before you {t} again, then see how often feels right.",
       "After {h}, I'd {t} less often at first and build back up.",
-      "I'd leave it a few weeks before trying again, then see how often feels right.")),
+      "After {h}, I'd leave it a few weeks before trying again, then see how often feels right.")),
 )
 """(question pattern, answers after a good outcome, answers after a bad one): the first that matches answers."""
 
-NO_DEED_GOOD = ("Yes, I would: it went well, so there's every reason to do it again.",
-                "I think so; doing it again while it still feels good is a nice idea.",
-                "I would, and I wouldn't wait too long either.")
-NO_DEED_BAD = ("Probably, once things settle; one setback says little.",
-               "I'd give it another go, but not straight away.")
+NO_DEED_GOOD = ("Yes, I would: {h} went well, so there's every reason to do it again.",
+                "I think so; doing it again while {h} still feels good is a nice idea.",
+                "I would, and I wouldn't wait too long after {h} either.")
+NO_DEED_BAD = ("Probably, once things settle; one setback like {h} says little.",
+               "I'd give {h} another go, but not straight away.")
 """The answers to a question about doing it again that does not say what (or says it in the store's words)."""
 
 _COMPILED = tuple((re.compile(p, re.IGNORECASE), good, bad) for p, good, bad in ANSWERS)

@@ -2,13 +2,15 @@
 
 The plan, in order: react to what the user said (congratulations for good news, sympathy for a setback,
 thanks for an update, interest in a document; in a follow-up, to the suggestion they took up, or nothing before
-the answer), reflect back what they told in this message in the second person, tie it to something they said
-earlier in the window, say what it thinks of the news (observations.py), answer what they asked (the question's
-intent, read from its words: plan, tell, remember, schedule, cope, document; a yes/no, how-soon or how-often
-question gets its direct answer first, answers.py, naming what they did when the question says it) with
-practical steps from the event's area of life (lexicon.py; about the event's person or place when the user named
-them, advice.py) realized in the form each sentence needs, each made once a session (with none left, it refers
-back to one it made), and end with a follow-up question about their situation.
+the answer); answer each thing they told in this message, in the second person and in a frame that fits it (a
+feeling with its own word, a worry as a worry: engage.py); tie it to something they said earlier in the window;
+say what it thinks of the news (observations.py); answer what they asked (the question's intent, read from its
+words: plan, tell, remember, schedule, cope, document; a yes/no, how-soon or how-often question gets its direct
+answer first, answers.py, naming what they did when the question says it) with two or three practical steps
+from the event's area of life (lexicon.py; about the event's person or place when the user named them,
+advice.py), each made once a session (with none left, it refers back to one it made); and end with a question
+about who or where it was, when the user named them, and about their situation. A reply short of the length
+drawn for it says back what they told in earlier turns of the window before it adds more steps.
 It names nothing about the user beyond `mentioned` (what they told it) and the document they shared, and never
 says a value they told back whole (`told_values`): it names the event by a detail or by its kind.
 """
@@ -24,6 +26,7 @@ from tasks.common.facttext import mentions, says_value
 from tasks.llm.providers.narrators.advice import named_parties, personal
 from tasks.llm.providers.narrators.answers import direct_answer
 from tasks.llm.providers.narrators.asides import filler_reply
+from tasks.llm.providers.narrators.engage import questions, recalled, responses, user_sentences
 from tasks.llm.providers.narrators.lexicon import (
     ASK_INTENTS,
     CATEGORY_STEPS,
@@ -37,13 +40,6 @@ from tasks.llm.providers.narrators.lexicon import (
 from tasks.llm.providers.narrators.observations import observation
 from tasks.llm.providers.narrators.realize import capital, gerund, referred, second_person, uncap
 from tasks.llm.providers.offline import narrator
-
-_SENT = re.compile(r"(?<=[.!?])\s+(?=[\"'A-Z\[])")
-def user_sentences(message: str) -> list[str]:
-    """The sentences of a user message, without the upload marker and emoji."""
-    body = re.sub(r"^\[Upload [^\]]*\]\s*", "", message.strip())
-    body = re.sub("[\U0001f300-\U0001faff\u2600-\u27bf\ufe0f]", "", body)
-    return [s.strip() for s in _SENT.split(body) if s.strip()]
 
 
 def intent_of(message: str) -> str | None:
@@ -84,9 +80,11 @@ def reaction(tone: str, kind: str, category: str, handle: str, name: str, rng: r
     if tone == "positive":
         return rng.choice((f"That's great news about {handle}!", f"Oh, {handle} sounds like it went really well.",
                            f"I'm really glad {handle} worked out.", f"Congratulations on {handle}!",
-                           f"That sounds like a lovely result for {handle}.", f"How wonderful, {name}!"))
+                           f"That sounds like a lovely result for {handle}.",
+                           f"{capital(handle)} sounds wonderful, {name}!"))
     if tone == "negative":
-        return rng.choice((f"I'm sorry {handle} didn't go the way you hoped.", f"Oh no, {name}, that's frustrating.",
+        return rng.choice((f"I'm sorry {handle} didn't go the way you hoped.",
+                           f"Oh no, {name}, {handle} sounds frustrating.",
                            f"That's a shame about {handle}.", f"I'm sorry, {name}, {handle} sounds disappointing.",
                            f"What a pity about {handle}."))
     return rng.choice((f"Thanks for the update on {handle}.", f"Thanks for letting me know about {handle}, {name}.",
@@ -107,7 +105,7 @@ def taken_up(message: str) -> str | None:
     phrase = (found.group("a") or found.group("b")) if found else None
     if not phrase or len(phrase.split()) < 2 or not phrase.split()[0].lower().endswith("ing"):
         return None
-    return second_person(uncap(phrase.strip(" ,")))
+    return second_person(uncap(_HEDGES.sub("", phrase).strip(" ,")))  # `..., lol` is theirs, not the suggestion
 
 
 def followup_reaction(taken: str, rng: random.Random) -> str:
@@ -194,8 +192,16 @@ _LEADS = ("I'd start by {g}; {r}.", "It could help to {b} {t}, because {r}.", "Y
           "If you can, {b} {t}; {r}.")
 
 
+def doc_phrase(attachment: dict[str, Any] | None) -> str:
+    """How a reply names a shared document: `the email from the clinic`, `the entry from your journal`."""
+    description = str((attachment or {}).get("description") or "")
+    if not description:
+        return "it"
+    return second_person(re.sub(r"^(?:a|an)\b", "the", description))
+
+
 def step_pool(domain: str, tone: str, category: str, handle: str, rng: random.Random,
-              parties: dict[str, str] | None = None) -> list[tuple[str, str]]:
+              parties: dict[str, str] | None = None, doc: str = "it") -> list[tuple[str, str]]:
     """The suggestions that fit: the event's area of life and outcome first, then the kind of talk's, shuffled
     within each group; `{np}` filled with the event's handle, and the first two that can be said about the event's
     person or place so when the user has named them (`parties`, advice.py)."""
@@ -207,7 +213,7 @@ def step_pool(domain: str, tone: str, category: str, handle: str, rng: random.Ra
     for vp, reason in first + second:  # two suggestions about them at most: a reply is not a list of their name
         said = personal(vp, parties or {}) if named < 2 else vp
         named += said != vp
-        out.append((said.format(np=handle), reason))
+        out.append((said.format(np=handle, doc=doc), reason))
     return out
 
 
@@ -319,13 +325,14 @@ _NOT_NAMES = frozenset({"I", "I'm", "I've", "I'd", "I'll", "Since", "A", "The", 
 
 
 def known_handle(event: dict[str, Any], message: str, history: list[dict[str, str]], rng: random.Random,
-                 values: list[str] | tuple[str, ...] = ()) -> str:
+                 values: list[str] | tuple[str, ...] = (), sharpest: bool = False) -> str:
     """How the reply names the event: by its details when the user has said them in what the assistant sees
     (`the lunch with Charlie`), else by its kind (`the lunch`); never by a handle that says back a value they told
-    whole (`values`: `the dinner at Casa Lola` for the fact `dinner at Casa Lola`)."""
+    whole (`values`: `the dinner at Casa Lola` for the fact `dinner at Casa Lola`). `sharpest`: the most specific
+    such handle, without a draw (what an observation about this very event names it by)."""
     generic = handle_of(event.get("kind"), "this")
     seen = " ".join([message] + [t.get("text", "") for t in history if t.get("role") == "user"])
-    draw = rng.random()
+    draw = 0.0 if sharpest else rng.random()
     for handle, share in ((specific_handle(event.get("kind"), event.get("entity")), 0.45),
                           (short_handle(event.get("kind"), event.get("entity")), 0.85)):
         names = [w.removesuffix("'s") for w in re.findall(r"\b[A-Z][\w'-]*", handle or "")]
@@ -385,17 +392,20 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
         parts = [followup_reaction(taken, rng)] if taken else []
     else:
         parts = [reaction(tone, context["turn_kind"], context["category"], handle, name, rng)]
-    reflected = None if context.get("attachment") else reflection(message, mentioned, rng, values)
+    before = said_before(list(context.get("history") or []))
+    limit = 3 if context["turn_kind"] == "followup" or context.get("attachment") else 5
+    answered = responses(message, tone, rng, values, limit, before)  # what it says back to each thing they told
+    parts += answered
     tie = context["turn_kind"] == "initial" and rng.random() < 0.5  # later in a topic, "earlier" is the topic itself
-    for part in (reflected, callback(message, mentioned, rng) if tie else None):
-        if part:
-            parts.append(part)
+    if tie and callback(message, mentioned, rng):
+        parts.append(callback(message, mentioned, rng) or "")
     domain = domain_of(event.get("kind")) if event.get("kind") else attribute_domain(event.get("attribute") or "")
     seen = " ".join([message] + [t.get("text", "") for t in context.get("history") or [] if t.get("role") == "user"])
     parties = {k: v for k, v in named_parties(event.get("entity"), seen).items() if not says_value(v, values)}
-    before = said_before(list(context.get("history") or []))
     if context["turn_kind"] == "initial" and not context.get("attachment"):  # what it thinks of the news itself
-        thought = observation(domain, tone, handle, parties, rng, before)
+        sharp = handle if event.get("phrase") else known_handle(event, message, list(context.get("history") or []),
+                                                                 rng, values, sharpest=True)
+        thought = observation(domain, tone, sharp, parties, rng, before)
         if thought:
             parts.append(thought)
     if context.get("attachment"):
@@ -403,8 +413,11 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
         parts += doc_notes(context["attachment"], rng, said, values)
     close = followup_question(tone, context["category"], handle, intent,
                               [m for m in mentioned if not says_value(m, values)], rng)
+    asked_about = questions(parties, tone, rng, before)  # who or where it was, when the user has named them
+    if asked_about and rng.random() < 0.6:  # about who or where first, then about how they are with it
+        close = f"{asked_about[0]} {close}" if rng.random() < 0.5 else asked_about[0]
     lead = direct or answer_lead(intent, tone, handle, rng)
-    pool = step_pool(domain, tone, context["category"], handle, rng, parties)
+    pool = step_pool(domain, tone, context["category"], handle, rng, parties, doc_phrase(context.get("attachment")))
     fresh = [p for p in pool if p[0].lower() not in before and gerund(p[0]).lower() not in before]
     stale = [p for p in pool if p not in fresh]
     pool = fresh  # a suggestion is made once a session
@@ -412,14 +425,19 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     body: list[str] = []
     leads = list(_LEADS)
     rng.shuffle(leads)
+    cap = 3 if context["category"] in ("advice_seeking", "scheduling") and context["turn_kind"] == "initial" else 2
     for i, step in enumerate(pool):
         so_far = words(parts + [lead or ""] + body + [close])
-        if so_far >= target and len(body) >= 2 or numbered and len(body) >= 5 and so_far >= lo:
+        if so_far >= target and len(body) >= 1 or numbered and len(body) >= 5 and so_far >= lo:
             break  # a numbered list stops at five steps once the reply is long enough
+        if not numbered and len(body) >= cap:
+            break  # a few suggestions, not a list of everything: the rest of the reply is about what they said
         vp, reason = step
         when = f" {weekday_phrase(context.get('date', ''), rng)}" if rng.random() < 0.5 else ""
         body.append(f"{len(body) + 1}. {capital(vp)}{when}: {reason}." if numbered else
                     step_sentence(step, leads[i % len(leads)], handle, context.get("date", ""), rng))
+    spare = [step_sentence(step, leads[(len(body) + j) % len(leads)], handle, context.get("date", ""), rng)
+             for j, step in enumerate(pool[len(body):])]  # more suggestions, only when the reply is still short
     while body and words(parts + [lead or ""] + body + [close]) > hi:
         body.pop()
     if not body and stale:  # nothing new left to suggest: point back to what was said
@@ -427,11 +445,14 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     if not numbered:  # every new suggestion made and still short: what they told earlier, a thought on the
         tie = callback(message, [m for m in mentioned if not says_value(m, values)], rng)  # news, then an offer
         more = [tie] if tie and tie not in parts else []
-        thought = observation(domain, tone, handle, parties, rng, before + " ".join(parts).lower())
-        more += [thought] if thought else []
+        more += recalled(list(context.get("history") or []), rng, values, before + " ".join(parts).lower(), 3)
+        while more and words(parts + [lead or ""] + body + [close]) < target:  # what they said, up to its length
+            body.append(more.pop(0))
+        while spare and words(parts + [lead or ""] + body + [close]) < target:  # more advice, up to its length
+            body.append(spare.pop(0))
         offers = offers_for(handle, rng)
-        while words(parts + [lead or ""] + body + [close]) < lo and (more or offers):
-            body.append(more.pop(0) if more else offers.pop())
+        while words(parts + [lead or ""] + body + [close]) < lo and offers:
+            body.append(offers.pop())
     if numbered:  # a short list is followed by an offer to go on, up to the reply's length
         offers = offers_for(handle, rng)
         after: list[str] = []
@@ -441,7 +462,7 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     else:
         parts += ([lead[:-1] + "." if lead.endswith(":") else lead] if lead else []) + body + [close]
     generic = handle_of(event.get("kind"), handle)
-    told = {reflected} | {p for p in parts if any(mentions(p.replace(handle, ""), m) for m in mentioned)}
+    told = set(answered) | {p for p in parts if any(mentions(p.replace(handle, ""), m) for m in mentioned)}
     told |= {lead, lead[:-1] + "." if lead and lead.endswith(":") else lead, close}  # by its details; steps by kind
     short = short_handle(event.get("kind"), event.get("entity"))
     others = [generic] + ([short] if short and short.lower() not in (handle.lower(), generic.lower())

@@ -387,12 +387,13 @@ CATEGORY_STEPS: dict[str, tuple[Step, ...]] = {
         ("notice how {np} changes your week", "small changes ripple into habits"),
     ),
     "attachment_consultation": (
-        ("check every date and amount in it against your own records", "mistakes in documents are common"),
-        ("note anything that asks you to reply or act", "deadlines are easy to miss"),
-        ("save it somewhere you can find it again", "you may need to refer back to it"),
+        ("check every date and amount in {doc} against your own records", "mistakes in documents are common"),
+        ("note anything in {doc} that asks you to reply or act", "deadlines are easy to miss"),
+        ("save {doc} somewhere you can find it again", "you may need to refer back to it"),
     ),
 }
-"""Dialogue category -> steps that fit any area of life for that kind of talk."""
+"""Dialogue category -> steps that fit any area of life for that kind of talk (`{doc}`: the shared document, as the
+assistant names it: `the email from the clinic`)."""
 
 ASK_INTENTS: dict[str, tuple[str, ...]] = {
     "plan": ("plan", "next step", "go from here", "what now", "next", "build on", "handle", "approach", "do about"),

@@ -220,7 +220,8 @@ def pick(rng: random.Random, *options: str) -> str:
     return rng.choice(options)
 
 
-_YOU = ((r"\bI am\b", "you are"), (r"\bI'm\b", "you're"), (r"\bI was\b", "you were"), (r"\bI've\b", "you've"),
+_YOU = ((r"\bI am\b", "you are"), (r"\bI'm\b", "you're"), (r"\bI wasn't\b", "you weren't"), (r"\bwas I\b", "were you"),
+        (r"\bAm I\b", "Are you"), (r"\bam I\b", "are you"), (r"\bI was\b", "you were"), (r"\bI've\b", "you've"),
         (r"\bI'll\b", "you'll"), (r"\bI'd\b", "you'd"), (r"\bI\b", "you"), (r"\bmy\b", "your"),
         (r"\bMy\b", "Your"), (r"\bme\b", "you"), (r"\bmine\b", "yours"), (r"\bmyself\b", "yourself"),
         (r"\bwe\b", "you"), (r"\bWe\b", "You"), (r"\bour\b", "your"), (r"\bOur\b", "Your"))
@@ -233,9 +234,12 @@ def second_person(text: str) -> str:
     return text
 
 
+_SUBJECT_YOU = (r"\byou(?= (?:\w+ed|made|did|had|went|got|were|can|could|will|would|should|have|need|want|like|"
+                r"love|feel|felt|think|thought|know|knew|saw|took|do|see|say|said|told|tried|find|found)\b)")
+"""A `you` that is the subject of its verb (`what you made`): said back as `I`, not `me`."""
 _ME = ((r"\byou're\b", "I'm"), (r"\byou've\b", "I've"), (r"\byou'll\b", "I'll"), (r"\byou'd\b", "I'd"),
        (r"\byourself\b", "myself"), (r"\byours\b", "mine"), (r"\byour\b", "my"), (r"\bYour\b", "My"),
-       (r"\byou are\b", "I am"), (r"\byou\b", "me"))
+       (r"\byou are\b", "I am"), (_SUBJECT_YOU, "I"), (r"\byou\b", "me"))
 
 
 def first_person(text: str) -> str:

@@ -1,0 +1,87 @@
+"""The offline assistant answers what the user said, sentence by sentence: each thing they told is said back in
+the second person with a frame that fits it, a feeling with its own word, something from an earlier turn of the
+window once, and questions about the event's person or place only once the user has named them."""
+
+from __future__ import annotations
+
+import random
+
+from tasks.common.facttext import mentions
+from tasks.llm.providers.narrators import assistant
+from tasks.llm.providers.narrators.engage import questions, recalled, response, responses, statements
+from tasks.llm.providers.narrators.realize import first_person, second_person
+from tests.tasks.llm.test_narrators_dialogue import assistant_context
+
+LUNCH = {"kind": "colleague_lunch", "valence": "negative", "entity": {"colleague": "Sam Bennett"}}
+
+
+def test_only_what_the_user_told_is_said_back():
+    message = ("Morning! Sam Bennett and I had to call off our lunch. Feeling pretty flat today. "
+               "Just keeping you posted on the lunch. Anyway, that was the lunch. What should I do next? "
+               "Thanks, that helps with the lunch. I owe the clinic 40 pounds. I'm really deflated about the lunch.")
+    said = statements(message, ["40 pounds"])
+    assert said == ["Sam Bennett and I had to call off our lunch.", "I'm really deflated about the lunch."]
+    assert statements("Honestly, the visit threw me off.") == ["The visit threw me off."]  # hedges go
+    assert statements("I paid the vet bill. No, hang on, it was the boiler repair.") == []  # a slip is not said back
+    assert statements("[Upload p1-d1] I have uploaded an email I sent to Mariana about the call.") == []
+    assert statements("I got the promotion at St. Mary's Hospital.") == ["I got the promotion at St. Mary's Hospital."]
+
+
+def test_a_response_fits_what_it_answers():
+    rng = random.Random(3)
+    feelings = {response("I'm really deflated about the lunch.", "negative", random.Random(s)) for s in range(20)}
+    assert all("deflated about the lunch" in f for f in feelings), feelings  # its own word, about what it named
+    assert not any(" I'm " in f or " my " in f for f in feelings)
+    told = {response("Sam Bennett and I had to call off our lunch.", "negative", random.Random(s)) for s in range(20)}
+    assert all("Sam Bennett and you had to call off your lunch" in t for t in told), told
+    assert not any(t.startswith(("I'm glad", "How nice", "It's lovely")) for t in told)
+    # good news overall, but this sentence is a worry: never "I love that you don't want ..."
+    worry = {response("I don't want to overdo the session.", "positive", random.Random(s)) for s in range(20)}
+    assert all("you don't want to overdo the session" in w.lower() for w in worry), worry
+    assert not any(w.startswith(("I love", "I'm glad", "It's lovely", "That's a good sign")) for w in worry)
+    assert response("I just hope the shop keeps going this well.", "positive", rng).count("just") == 0
+
+
+def test_responses_are_not_repeated_in_the_window_and_keep_to_the_limit():
+    message = "I went to the community centre for some knitting today. The knitting went better than I hoped."
+    first = responses(message, "positive", random.Random(1), limit=1)
+    assert len(first) == 1 and "you went to the community centre" in first[0]
+    again = responses(message, "positive", random.Random(1), limit=2, said=first[0].lower())
+    assert first[0] not in again and len(again) == 1 and "than you hoped" in again[0]
+
+
+def test_an_earlier_statement_is_recalled_once():
+    history = [{"role": "user", "text": "My sister Beatriz postponed the party. I'm a bit down about it."},
+               {"role": "assistant", "text": "I'm sorry about the party."}]
+    back = recalled(history, random.Random(0))
+    assert len(back) == 1 and "your sister Beatriz postponed the party" in back[0]  # not the feeling
+    assert recalled(history, random.Random(0), said="your sister beatriz postponed the party") == []
+    assert recalled(history, random.Random(0), values=["the party"]) == []
+
+
+def test_questions_only_about_who_or_where_the_user_named():
+    assert questions({}, "positive", random.Random(0)) == []
+    asked = questions({"person": "Charlie"}, "positive", random.Random(0))
+    assert asked and all("Charlie" in q and q.endswith("?") for q in asked)
+    assert all("Casa Lola" in q for q in questions({"place": "Casa Lola"}, "negative", random.Random(0)))
+    assert questions({"person": "Charlie"}, "positive", random.Random(0), said=" ".join(asked).lower()) == []
+
+
+def test_a_reply_answers_the_message_it_was_sent():
+    message = "Sam Bennett and I had to call off our lunch. I keep replaying the lunch in my head. What now?"
+    for seed in range(20):
+        context = assistant_context("advice_seeking", "negative", event=LUNCH, user_message=message,
+                                    mentioned=["Sam Bennett"])
+        reply = assistant.assistant_turn(context, random.Random(seed))["text"]
+        assert "you keep replaying" in reply or "Sam Bennett and you had to call off" in reply, reply
+        assert context["min_words"] <= len(reply.split()) <= context["max_words"]
+    context = assistant_context("advice_seeking", "negative", event=LUNCH, user_message=message,
+                                mentioned=["Sam Bennett"], told_values=["call off our lunch"])
+    assert not any(mentions(assistant.assistant_turn(context, random.Random(s))["text"], "call off your lunch")
+                   for s in range(20))
+
+
+def test_persons_are_turned_both_ways():
+    assert second_person("I wasn't sure. Am I overthinking it?") == "you weren't sure. Are you overthinking it?"
+    assert first_person("sharing what you made with someone") == "sharing what I made with someone"
+    assert first_person("whoever needs you") == "whoever needs me"
