@@ -187,7 +187,7 @@ BACK_REFS = ("What I suggested earlier still stands: {g} is the main thing.",
              "I'd still go with {g}, as I said before.", "{G} is still where I'd start, as we said.")
 """A reply with no new suggestion left refers back to one it made earlier in the session."""
 
-_LEADS = ("I'd start by {g}; {r}.", "It could help to {b} {t}, because {r}.", "You might {b}; {r}.",
+_LEADS = ("You could start by {g}; {r}.", "It could help to {b} {t}, because {r}.", "You might {b}; {r}.",
           "Try to {b} {t}: {r}.", "{G} {t} is worth it, because {r}.", "It's also worth trying to {b}: {r}.",
           "If you can, {b} {t}; {r}.")
 
@@ -203,22 +203,22 @@ def doc_phrase(attachment: dict[str, Any] | None) -> str:
 def step_pool(domain: str, tone: str, category: str, handle: str, rng: random.Random,
               parties: dict[str, str] | None = None, doc: str = "it") -> list[tuple[str, str]]:
     """The suggestions that fit: the event's area of life and outcome first, then the kind of talk's, shuffled
-    within each group; `{np}` filled with the event's handle, and the first two that can be said about the event's
+    within each group; `{np}` filled with the event's handle, and the first three that can be said about the event's
     person or place so when the user has named them (`parties`, advice.py)."""
     first = list(STEPS.get(domain, STEPS["social"])["negative" if tone == "negative" else "positive"])
     second = list(CATEGORY_STEPS.get(category, ()))
     rng.shuffle(first)
     rng.shuffle(second)
     out, named = [], 0
-    for vp, reason in first + second:  # two suggestions about them at most: a reply is not a list of their name
-        said = personal(vp, parties or {}) if named < 2 else vp
+    for vp, reason in first + second:  # three suggestions about them at most: a reply is not a list of names
+        said = personal(vp, parties or {}) if named < 3 else vp
         named += said != vp
         out.append((said.format(np=handle, doc=doc), reason))
     return out
 
 
 def step_sentence(step: tuple[str, str], lead: str, handle: str, date: str, rng: random.Random) -> str:
-    """One suggestion in the sentence form `lead` asks for (`I'd start by booking ...; ...`)."""
+    """One suggestion in the sentence form `lead` asks for (`You could start by booking ...; ...`)."""
     vp, reason = step
     text = lead.format(b=vp, B=capital(vp), g=gerund(vp), G=capital(gerund(vp)), r=reason, R=capital(reason),
                        t=weekday_phrase(date, rng))
@@ -300,19 +300,27 @@ def intro_reply(context: dict[str, Any], rng: random.Random) -> str:
     parts = [rng.choice(fresh((f"Thanks for telling me a bit about yourself, {name}.",
                                f"It's nice to get to know you, {name}.", "Good to know, thank you.",
                                "That's helpful to know.", f"Thanks, {name}, that fills in the picture.")))]
-    reflected = reflection(message, mentioned, rng, list(context.get("told_values") or []))
-    if reflected:
-        parts.append(reflected)
+    values = list(context.get("told_values") or [])
+    reflected = reflection(message, mentioned, rng, values)
+    parts += [reflected] if reflected else []
+    answered = [r for r in responses(message, "neutral", rng, values, 2, before)  # the rest of what they told
+                if not reflected or r.lower().rstrip(".")[-25:] not in reflected.lower()]
     parts.append(rng.choice(fresh(("I'll keep that in mind when we talk.", "That helps me understand your days "
                                    "better.", "It's useful context for anything you want to plan."))))
     m = rng.choice(named) if named else "that"
     more = fresh([f"I'll remember {m} when we plan things together.", f"If anything changes with {m}, tell me and "
                   "I'll keep up.", f"It sounds like {m} is a real part of your week.", "Knowing a little about your "
-                  "life makes my suggestions less generic.", f"We can come back to {m} whenever it's useful."])
+                  "life makes my suggestions less generic.", f"We can come back to {m} whenever it's useful.",
+                  f"Tell me more about {m} whenever you like; I'm listening.",
+                  "Every detail like that helps me give you advice that fits.",
+                  f"{capital(m)} sounds like an important part of the picture.",
+                  "That gives me a much better sense of your week.",
+                  "I'd like to hear more whenever you feel like sharing."])
     rng.shuffle(more)
     close = rng.choice(fresh((f"What do you like most about {m}?", f"How long has {m} been part of your life?",
                               f"Is {m} something you'd like to tell me more about?",
                               f"What should I know about {m}?"))) if named else "What else would you like me to know?"
+    more = answered[::-1] + more  # popped from the end: what they told is said back last, before the question
     while more and words(parts + [close]) < int(context["min_words"]):
         parts.append(more.pop())
     return " ".join(parts + [close])

@@ -1,7 +1,7 @@
 """What the offline dialogue narrators know about kinds of events: how a person refers back to one (`the lunch`,
 `the appointment`), which area of life it belongs to, and, per area and outcome, the practical steps an assistant
 can suggest (as base-form verb phrases with the reason they help). The realizer (realize.py) turns these into
-sentences in the form a sentence plan needs (`I'd start by booking ...`, `It could help to book ...`); nothing
+sentences in the form a sentence plan needs (`You could start by booking ...`, `It could help to book ...`); nothing
 here is a finished sentence.
 """
 
