@@ -126,3 +126,13 @@ def test_whether_to_do_it_again_is_asked_once_a_topic_and_answered_once():
     assert first is not None
     second = {direct_answer(q, "positive", "the adoption", random.Random(s), said=first.lower()) for s in range(10)}
     assert first not in second
+
+
+def test_a_suggestion_the_user_took_up_is_acknowledged_not_made_again():
+    event = {"kind": "colleague_lunch", "valence": "negative", "entity": {"colleague": "Sam Bennett"}}
+    message = "I like the idea of sending a friendly message to rearrange. What now?"
+    for seed in range(30):
+        context = assistant_context("advice_seeking", "negative", kind="followup", event=event,
+                                    user_message=message, mentioned=[])
+        reply = assistant.assistant_turn(context, random.Random(seed))["text"]
+        assert reply.lower().count("friendly message to rearrange") == 1, reply  # the reaction names it once

@@ -85,3 +85,4 @@ def test_persons_are_turned_both_ways():
     assert second_person("I wasn't sure. Am I overthinking it?") == "you weren't sure. Are you overthinking it?"
     assert first_person("sharing what you made with someone") == "sharing what I made with someone"
     assert first_person("whoever needs you") == "whoever needs me"
+    assert first_person("talk it over with someone you trust") == "talk it over with someone I trust"

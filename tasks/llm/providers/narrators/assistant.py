@@ -183,6 +183,9 @@ def answer_lead(intent: str | None, tone: str, handle: str, rng: random.Random) 
     return None
 
 
+MAX_STEPS = 8
+"""The most suggestions a reply makes, however long it may be: past that it offers to go on."""
+
 BACK_REFS = ("What I suggested earlier still stands: {g} is the main thing.",
              "I'd still go with {g}, as I said before.", "{G} is still where I'd start, as we said.")
 """A reply with no new suggestion left refers back to one it made earlier in the session."""
@@ -396,8 +399,8 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     direct = direct_answer(asked[-1], tone, handle, rng, values, said_before(list(context.get("history") or []))
                            ) if asked else None
     if context["turn_kind"] == "followup":  # a reaction only to the suggestion they took up, then the answer
-        taken = taken_up(message)
-        parts = [followup_reaction(taken, rng)] if taken else []
+        took = taken_up(message)
+        parts = [followup_reaction(took, rng)] if took else []
     else:
         parts = [reaction(tone, context["turn_kind"], context["category"], handle, name, rng)]
     before = said_before(list(context.get("history") or []))
@@ -426,7 +429,9 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
         close = f"{asked_about[0]} {close}" if rng.random() < 0.5 else asked_about[0]
     lead = direct or answer_lead(intent, tone, handle, rng)
     pool = step_pool(domain, tone, context["category"], handle, rng, parties, doc_phrase(context.get("attachment")))
-    fresh = [p for p in pool if p[0].lower() not in before and gerund(p[0]).lower() not in before]
+    taken = taken_up(message) if context["turn_kind"] == "followup" else None  # not suggested again at once
+    fresh = [p for p in pool if p[0].lower() not in before and gerund(p[0]).lower() not in before
+             and not (taken and gerund(p[0]).lower() in taken.lower())]
     stale = [p for p in pool if p not in fresh]
     pool = fresh  # a suggestion is made once a session
     numbered = bool(lead and lead.endswith(":") and rng.random() < 0.2)
@@ -445,7 +450,7 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
         body.append(f"{len(body) + 1}. {capital(vp)}{when}: {reason}." if numbered else
                     step_sentence(step, leads[i % len(leads)], handle, context.get("date", ""), rng))
     spare = [step_sentence(step, leads[(len(body) + j) % len(leads)], handle, context.get("date", ""), rng)
-             for j, step in enumerate(pool[len(body):])]  # more suggestions, only when the reply is still short
+             for j, step in enumerate(pool[len(body):MAX_STEPS])]  # more, only when the reply is still short
     while body and words(parts + [lead or ""] + body + [close]) > hi:
         body.pop()
     if not body and stale:  # nothing new left to suggest: point back to what was said

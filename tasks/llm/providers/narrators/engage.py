@@ -38,7 +38,7 @@ _SKIP = re.compile(
     r"^(?:Just keeping you posted|I'll let you know|That's where|So that's the latest|More on|That's the state|"
     r"Thought you'd like|Just wanted to tell|I had to share|Anyway, that was|I wanted you to hear|Here's|"
     r"I'm attaching|I am attaching|I've uploaded|I have uploaded|Here is|"
-    r"This is (?:a|an|the) |Thanks|That makes sense|Okay|Ok\b|That's a fair|Right, I'll|"
+    r"This is (?:a|an|the) |Thanks|That makes sense|Okay|Ok\b|That's a fair|That is a fair|Right, I'll|Right, I will|"
     r"Good, that|Good point|I like the idea|I hadn't thought|I'll try|I will try|I might start|I can manage|Oh, [a-z]|"
     r"Yes, |Morning|Good morning|Hi\b|Hey\b|Evening|Good evening|Afternoon|Hello)", re.IGNORECASE)
 _ACT = re.compile(r"\b(?:that was (?:the|my)|let you know how|keeping you posted|wanted you to hear|you'd like to know|"

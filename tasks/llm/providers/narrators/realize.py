@@ -234,9 +234,11 @@ def second_person(text: str) -> str:
     return text
 
 
-_SUBJECT_YOU = (r"\byou(?= (?:\w+ed|made|did|had|went|got|were|can|could|will|would|should|have|need|want|like|"
-                r"love|feel|felt|think|thought|know|knew|saw|took|do|see|say|said|told|tried|find|found)\b)")
-"""A `you` that is the subject of its verb (`what you made`): said back as `I`, not `me`."""
+_SUBJECT_YOU = (r"\byou(?= (?!(?:to|a|an|the|that|this|and|or|but|for|with|about|in|on|at|up|down|back|off|out|"
+                r"again|too|as|so|if|when|from|into|over|know|feel|like|well|all|both|there|here|now|then|today|"
+                r"later|yet|know|can't)\b)[a-z])")
+"""A `you` followed by what is not a preposition, article or conjunction: the subject of its verb (`what you
+made`, `someone you trust`), said back as `I`, not `me` (`whoever needs you`, `to see you again`)."""
 _ME = ((r"\byou're\b", "I'm"), (r"\byou've\b", "I've"), (r"\byou'll\b", "I'll"), (r"\byou'd\b", "I'd"),
        (r"\byourself\b", "myself"), (r"\byours\b", "mine"), (r"\byour\b", "my"), (r"\bYour\b", "My"),
        (r"\byou are\b", "I am"), (_SUBJECT_YOU, "I"), (r"\byou\b", "me"))
