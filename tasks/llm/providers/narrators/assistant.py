@@ -408,8 +408,8 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     answered = responses(message, tone, rng, values, limit, before)  # what it says back to each thing they told
     parts += answered
     tie = context["turn_kind"] == "initial" and rng.random() < 0.5  # later in a topic, "earlier" is the topic itself
-    if tie and callback(message, mentioned, rng):
-        parts.append(callback(message, mentioned, rng) or "")
+    tied = callback(message, mentioned, rng) if tie else None
+    parts += [tied] if tied else []
     domain = domain_of(event.get("kind")) if event.get("kind") else attribute_domain(event.get("attribute") or "")
     seen = " ".join([message] + [t.get("text", "") for t in context.get("history") or [] if t.get("role") == "user"])
     parties = {k: v for k, v in named_parties(event.get("entity"), seen).items() if not says_value(v, values)}
