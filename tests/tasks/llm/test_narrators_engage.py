@@ -24,6 +24,10 @@ def test_only_what_the_user_told_is_said_back():
     assert statements("Honestly, the visit threw me off.") == ["The visit threw me off."]  # hedges go
     assert statements("I paid the vet bill. No, hang on, it was the boiler repair.") == []  # a slip is not said back
     assert statements("[Upload p1-d1] I have uploaded an email I sent to Mariana about the call.") == []
+    # a formal voice's uncontracted reaction to the last reply is no news either, and names what it took up
+    assert statements("I had not thought of keeping the next meeting low-key. That is a fair way to see it.") == []
+    assert assistant.taken_up("Oh, keeping a note of what I talked about, that is clever.") == (
+        "keeping a note of what you talked about")
     assert statements("I got the promotion at St. Mary's Hospital.") == ["I got the promotion at St. Mary's Hospital."]
 
 

@@ -92,10 +92,11 @@ def reaction(tone: str, kind: str, category: str, handle: str, name: str, rng: r
 
 
 _TAKEN_UP = re.compile(
-    r"^(?:I like the idea of|Good point about|I hadn't thought of|I'll try|Yes,|I might start with|Oh,|I can manage)"
-    r"\s+(?P<a>[^.?!]+?)(?:,? (?:could work|that's clever))?[.!]|"
+    r"^(?:I like the idea of|Good point about|I hadn't thought of|I had not thought of|I'll try|I will try|Yes,|"
+    r"I might start with|Oh,|I can manage)\s+(?P<a>[^.?!]+?)(?:,? (?:could work|that's clever|that is clever))?[.!]|"
     r"^(?P<b>[A-Z][^.?!]+?) (?:sounds doable|makes sense|is a good shout|is easy enough)[.!]")
-"""A user follow-up that takes up a suggestion (narrators/user.py `react`): the suggestion is group a or b."""
+"""A user follow-up that takes up a suggestion (narrators/user.py `react`), also in a formal voice's uncontracted
+words (`I had not thought of`): the suggestion is group a or b."""
 
 
 def taken_up(message: str) -> str | None:

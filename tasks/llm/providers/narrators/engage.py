@@ -39,12 +39,14 @@ _SKIP = re.compile(
     r"Thought you'd like|Just wanted to tell|I had to share|Anyway, that was|I wanted you to hear|Here's|"
     r"I'm attaching|I am attaching|I've uploaded|I have uploaded|Here is|"
     r"This is (?:a|an|the) |Thanks|That makes sense|Okay|Ok\b|That's a fair|That is a fair|Right, I'll|Right, I will|"
-    r"Good, that|Good point|I like the idea|I hadn't thought|I'll try|I will try|I might start|I can manage|Oh, [a-z]|"
+    r"Good, that|Good point|I like the idea|I hadn't thought|I had not thought|"
+    r"I'll try|I will try|I might start|I can manage|Oh, [a-z]|"
     r"Yes, |Morning|Good morning|Hi\b|Hey\b|Evening|Good evening|Afternoon|Hello)", re.IGNORECASE)
 _ACT = re.compile(r"\b(?:that was (?:the|my)|let you know how|keeping you posted|wanted you to hear|you'd like to know|"
                   r"had to share)\b", re.IGNORECASE)
 """What the user does with the news (narrators/user.py ASKS: `Anyway, that was the knitting.`), not news."""
-_TAKEN = re.compile(r"\b(?:sounds doable|makes sense|is a good shout|is easy enough|that's clever|could work)\b")
+_TAKEN = re.compile(r"\b(?:sounds doable|makes sense|is a good shout|is easy enough|that's clever|that is clever|"
+                    r"could work)\b")
 _CORRECTION = re.compile(r"\b(?:I mixed that up|Actually, it was|I tell a lie|No, hang on|not\b[^.]*, I mean)\b",
                          re.IGNORECASE)
 _SUBJECT = re.compile(
