@@ -44,6 +44,8 @@ def test_a_response_fits_what_it_answers():
     assert all("you don't want to overdo the session" in w.lower() for w in worry), worry
     assert not any(w.startswith(("I love", "I'm glad", "It's lovely", "That's a good sign")) for w in worry)
     assert response("I just hope the shop keeps going this well.", "positive", rng).count("just") == 0
+    rang = {response("Kwame rang about a birthday.", "neutral", random.Random(s)) for s in range(20)}
+    assert all("Kwame rang" in r for r in rang), rang  # a name keeps its capital mid-sentence
 
 
 def test_responses_are_not_repeated_in_the_window_and_keep_to_the_limit():

@@ -137,8 +137,17 @@ def response(statement: str, tone: str, rng: random.Random) -> str:
     else:
         frames = TOLD_FRAMES["positive" if tone == "positive" else "neutral"]
     frame = rng.choice(frames)
-    lowered = s if re.match(r"^(?:[A-Z][a-z]+ [A-Z]|[A-Z][a-z]*'s\b|Dr\.)", s) or frame.startswith("{S}") else uncap(s)
-    return frame.format(s=lowered, S=capital(s))
+    return frame.format(s=s if frame.startswith("{S}") else mid_sentence(s), S=capital(s))
+
+
+_COMMON_STARTS = frozenset("you you're you've you'd you'll your the it it's this that there everything nobody "
+                           "someone everyone nothing he she they he's she's they're".split())
+
+
+def mid_sentence(clause: str) -> str:
+    """`clause` as it reads inside a sentence: a pronoun or article lower-cased, a name kept (`Kwame rang`)."""
+    first = clause.split(" ", 1)[0]
+    return uncap(clause) if first.lower() in _COMMON_STARTS else clause
 
 
 def responses(message: str, tone: str, rng: random.Random, values: list[str] | tuple[str, ...] = (),
@@ -173,8 +182,7 @@ def recalled(history: list[dict[str, str]], rng: random.Random, values: list[str
             body = second_person(statement.rstrip(".!"))
             if len(out) >= limit or _FEELING.match(statement) or uncap(body).lower() in said:
                 continue
-            lowered = body if re.match(r"^(?:[A-Z][a-z]+ [A-Z]|[A-Z][a-z]*'s\b|Dr\.)", body) else uncap(body)
-            out.append(rng.choice(RECALL_FRAMES).format(s=lowered))
+            out.append(rng.choice(RECALL_FRAMES).format(s=mid_sentence(body)))
     return out
 
 
