@@ -27,6 +27,7 @@ LIFE_KINDS: list[EventKind] = [
         Outcome((fs("hobby_session", "{hobby} at {spot}", "{hobby}"), fs("hobby_goal", "{goal}"))),
         Outcome((fs("session_rained_off", "{hobby} session at {spot}", "{hobby}"),)),
         weight=5, long_share=0.0, cooldown=5, tags=tags("routine"), keep="hobby_goal", keep_share=0.85,
+        keep_with=("hobby", "spot", "tags"),
     ),
     EventKind(
         "weekly_shop", "do the weekly shop at {market}", L.draw_shop,

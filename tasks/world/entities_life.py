@@ -54,12 +54,32 @@ def employed(profile: dict[str, Any]) -> bool:
     return employer not in ATTRIBUTES["employer"].vacant and "university student" != profile["identity"]["occupation"]
 
 
+HOBBY_SPOTS: dict[str, tuple[str, ...]] = {
+    "bouldering": ("the climbing wall", "the boulder park"), "sourdough baking": ("the community kitchen",
+                                                                                 "a friend's place"),
+    "birdwatching": ("the wetland reserve", "the riverside"), "chess": ("the chess club", "the library"),
+    "trail running": ("the forest trails", "the ridge path", "the park"),
+    "watercolour painting": ("the art club", "the harbour"), "gardening": ("the allotment", "the community garden"),
+    "salsa dancing": ("the dance studio", "the community centre"), "film photography": ("the old town", "the harbour"),
+    "knitting": ("the knitting circle", "a friend's place", "the community centre"),
+    "cycling": ("the canal towpath", "the hill roads"), "playing the ukulele": ("the community centre",
+                                                                               "a friend's place"),
+    "board games": ("the games café", "a friend's place"), "open-water swimming": ("the lake", "the lido"),
+    "crosswords": ("the library", "a friend's place"), "woodworking": ("the community workshop", "the club"),
+    "yoga": ("the yoga studio", "the park"), "fishing": ("the river", "the reservoir"),
+}
+"""Where each hobby is done away from home (a session the weather or a venue can call off): no swim at home."""
+OTHER_SPOTS = ("the park", "the community centre", "the club", "a friend's place")
+
+
 def draw_hobby_session(rng: random.Random, profile: dict[str, Any]) -> Entity:
-    """One of the persona's current hobbies, where, for how long, and what they are working towards in it (kept
-    from session to session: the catalog's `keep`)."""
-    hobby = rng.choice(profile["traits"]["hobbies"] or ["walking"])
+    """One of the persona's current hobbies (not their volunteering, a kind of its own), where it is done, for how
+    long, and what they are working towards in it (kept from session to session with its hobby and place: the
+    catalog's `keep` and `keep_with`)."""
+    hobbies = [h for h in profile["traits"]["hobbies"] if not h.startswith("volunteering")]
+    hobby = rng.choice(hobbies or ["walking"])
     tag = "running sport exertion" if hobby in RUNNING_HOBBIES else "sport" if hobby in SPORT_HOBBIES else ""
-    spot = rng.choice(("the park", "the community centre", "home", "the club", "the riverside", "a friend's place"))
+    spot = rng.choice(HOBBY_SPOTS.get(hobby, OTHER_SPOTS))
     goals = HOBBY_GOALS.get(hobby) or tuple(g.format(hobby=hobby) for g in GENERIC_HOBBY_GOALS)
     hours = rng.randint(1, 4)
     return {"hobby": hobby, "spot": spot, "hours": str(hours), "tags": tag, "goal": rng.choice(goals),

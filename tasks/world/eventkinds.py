@@ -99,6 +99,9 @@ class EventKind:
     the plan takes the entity fields that attribute's value is made of from the plan that set it, so the
     rollout changes no state."""
     keep_share: float = 0.0
+    keep_with: tuple[str, ...] = ()
+    """Entity fields kept together with `keep`'s value because the value belongs to them (a hobby goal to its
+    hobby, and the place that hobby is done): a kept goal for salsa is never worked towards on a bike."""
     yearly: Callable[[dict[str, Any]], float] | None = None
     """For a life transition (a move, a job change, a layoff): the chance a year that a plan of this kind is made,
     given the profile (life-stage-aware: tasks/world/transitions.py). Such a kind is not drawn among the day's

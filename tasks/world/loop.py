@@ -202,7 +202,8 @@ class _Simulation:
         keep = 1 - causes.SWITCH_SHARE if kind.key in causes.SWITCHES else kind.keep_share
         if (rng.random() < keep or self.too_soon(kind, day, entity) is not None
                 or not self.may_switch(kind, day)):
-            return entity | {f: source[f] for f in kind.value_fields(kind.keep) if f in source}
+            fields = kind.value_fields(kind.keep) + kind.keep_with
+            return entity | {f: source[f] for f in fields if f in source}
         return entity
 
     def reason(self, kind: EventKind, day: dt.date) -> causes.Reason | None:

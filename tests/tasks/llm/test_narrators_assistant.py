@@ -11,7 +11,7 @@ from tasks.llm.providers.narrators import assistant
 from tasks.llm.providers.narrators.advice import named_parties, personal
 from tasks.llm.providers.narrators.answers import direct_answer
 from tasks.llm.providers.narrators.observations import OBSERVATIONS, observation
-from tasks.llm.providers.narrators.realize import first_person
+from tasks.llm.providers.narrators.realize import first_person, referred
 from tasks.llm.providers.narrators.user import topic_handle
 from tests.tasks.llm.test_narrators_dialogue import assistant_context
 
@@ -136,3 +136,28 @@ def test_a_suggestion_the_user_took_up_is_acknowledged_not_made_again():
                                     user_message=message, mentioned=[])
         reply = assistant.assistant_turn(context, random.Random(seed))["text"]
         assert reply.lower().count("friendly message to rearrange") == 1, reply  # the reaction names it once
+
+
+def test_a_later_mention_by_kind_does_not_double_the_kind_noun():
+    """'It sounds like the session session gave you a break': the handle `the trail running` inside `the trail
+    running session` was renamed `the session` and the noun after it kept."""
+    text = "Oh, the trail running went well. It sounds like the trail running session gave you a break."
+    assert referred(text, "the trail running", "the session") == (
+        "Oh, the trail running went well. It sounds like the session gave you a break.")
+    assert referred("The lunch with Ana was fun; the lunch with Ana ran late.", "the lunch with Ana", "the lunch") == (
+        "The lunch with Ana was fun; the lunch ran late.")
+
+
+def test_a_pastime_gets_advice_for_what_it_is():
+    """A trail run was met with 'share what you made with someone' and 'take a photo of what you did'."""
+    from tasks.llm.providers.narrators.advice import steps_for
+    run = steps_for("hobby", "hobby_session", {"hobby": "trail running", "tags": "running sport exertion"})
+    chess = steps_for("hobby", "hobby_session", {"hobby": "chess", "tags": ""})
+    knit = steps_for("hobby", "hobby_session", {"hobby": "knitting", "tags": ""})
+    shelter = steps_for("hobby", "volunteer", {"org": "Paws Rescue"})
+    made = "share what you made with someone"
+    for steps in (run, chess, shelter):
+        assert made not in [vp for vp, _ in steps["positive"]]
+    assert made in [vp for vp, _ in knit["positive"]]
+    assert any("distance" in vp for vp, _ in run["positive"])
+    assert any("coordinator" in vp for vp, _ in shelter["positive"])

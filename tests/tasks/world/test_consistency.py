@@ -369,3 +369,18 @@ def test_the_persona_s_gp_is_never_their_dinner_companion_or_the_one_celebrating
         rng = random.Random(seed)
         assert draw_dinner(rng, profile)["companion"] != "Dr. Amr Nasser"
         assert draw_milestone(rng, profile)["person"] != "Dr. Amr Nasser"
+
+
+def test_a_hobby_session_works_towards_a_goal_of_its_own_hobby_somewhere_it_is_done(two_years):
+    """The kept goal of one hobby was worked towards in another (knitting towards 'a performance at the studio's
+    summer night'), and any hobby could be done anywhere ('open-water swimming at home')."""
+    from tasks.world.banks_extra import HOBBY_GOALS
+    from tasks.world.entities_life import HOBBY_SPOTS, OTHER_SPOTS
+    sessions = [p.entity for _, _, w in two_years for p in w.plans if p.kind == "hobby_session"]
+    assert sessions
+    for entity in sessions:
+        hobby = entity["hobby"]
+        assert not hobby.startswith("volunteering"), entity
+        assert entity["spot"] in HOBBY_SPOTS.get(hobby, OTHER_SPOTS), entity
+        if hobby in HOBBY_GOALS:
+            assert entity["goal"] in HOBBY_GOALS[hobby], entity

@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from tasks.common.facttext import mentions
+from tasks.llm.providers.narrators.lexicon import STEPS, Step
 
 PERSONAL: dict[str, str] = {
     # social and family: the person the event was with
@@ -65,6 +66,9 @@ PERSONAL: dict[str, str] = {
     "try one new technique next time": "try one new technique in {activity} next time",
     "join a group that does the same": "join a group for {activity}",
     "move the session to another day this week": "move {activity} to another day this week",
+    "pick one small target for the month": "pick one small target for {activity} this month",
+    "find someone to go with now and then": "find someone to go {activity} with now and then",
+    "ask someone more experienced for one tip": "ask someone more experienced at {activity} for one tip",
 }
 """A STEPS verb phrase -> the same suggestion about the event's person (`{person}`), place (`{place}`) or
 activity (`{activity}`: `knitting`)."""
@@ -105,3 +109,72 @@ def personal(vp: str, parties: dict[str, str]) -> str:
         return vp
     needs = [k for k in ("person", "place", "activity") if "{" + k + "}" in form]
     return form.format(**parties) if all(k in parties for k in needs) else vp
+
+
+MAKING = frozenset({"sourdough baking", "watercolour painting", "knitting", "woodworking", "film photography",
+                    "gardening"})
+"""Hobbies that make something to show: only for these is `share what you made` advice."""
+
+ACTIVITY_STEPS: dict[str, dict[str, tuple[Step, ...]]] = {
+    "sport": {
+        "positive": (
+            ("note the time or the distance somewhere", "you will see the progress from week to week"),
+            ("plan an easy day after a hard session", "that is when the body gets stronger"),
+            ("warm up properly next time", "it keeps the small injuries away"),
+            ("find someone to go with now and then", "it is harder to skip"),
+            ("set aside the same time each week for it", "habits need a slot"),
+            ("join a group that does the same", "other people keep you going"),
+            ("pick one small target for the month", "a goal gives each session a purpose"),
+        ),
+        "negative": (
+            ("do a short workout at home instead", "you keep the habit"),
+            ("check the forecast the day before", "you avoid a wasted trip"),
+            ("have a backup plan for bad weather", "the weather will not decide for you"),
+            ("move the session to another day this week", "you keep the rhythm"),
+            ("ask the group how they handle cancellations", "they will have a plan"),
+            ("stretch and rest instead", "a rest day is never wasted"),
+        ),
+    },
+    "practice": {
+        "positive": (
+            ("keep a small record of each session", "you will see how far you have come"),
+            ("try one new technique next time", "it keeps it interesting"),
+            ("set aside the same time each week for it", "habits need a slot"),
+            ("join a group that does the same", "other people keep you going"),
+            ("go over one thing that did not work afterwards", "mistakes teach the most"),
+            ("ask someone more experienced for one tip", "a single tip can save weeks"),
+        ),
+        "negative": STEPS["hobby"]["negative"],
+    },
+    "volunteering": {
+        "positive": (
+            ("ask the coordinator what they need most next month", "your time goes where it counts"),
+            ("keep a note of the hours you give", "it is useful for a reference one day"),
+            ("bring a friend along one week", "they may want to join"),
+            ("agree a regular shift", "the organisers can plan around you"),
+            ("say no to extra shifts when you are tired", "helping should not wear you out"),
+        ),
+        "negative": (
+            ("check the rota the day before", "you avoid a wasted trip"),
+            ("ask the coordinator what happened", "it may be a one-off"),
+            ("offer another day this week", "they will know you are still keen"),
+            ("let it go without reading too much into it", "these things are usually about staffing"),
+        ),
+    },
+}
+"""Suggestions for a pastime by what it is (a sport, a practice like chess or fishing, volunteering); a hobby that
+makes something keeps lexicon.py STEPS["hobby"] (`share what you made with someone`)."""
+
+
+def steps_for(domain: str, kind: str | None, entity: dict[str, Any] | None) -> dict[str, tuple[Step, ...]]:
+    """The suggestions of the event's area of life, and for a pastime those of what the pastime is: a run is not
+    shared like a loaf."""
+    if kind == "volunteer":
+        return ACTIVITY_STEPS["volunteering"]
+    if kind == "hobby_session":
+        hobby = str((entity or {}).get("hobby") or "")
+        if "sport" in str((entity or {}).get("tags") or "").split():
+            return ACTIVITY_STEPS["sport"]
+        if hobby and hobby not in MAKING:
+            return ACTIVITY_STEPS["practice"]
+    return STEPS.get(domain, STEPS["social"])

@@ -23,14 +23,13 @@ import re
 from typing import Any
 
 from tasks.common.facttext import mentions, says_value
-from tasks.llm.providers.narrators.advice import named_parties, personal
+from tasks.llm.providers.narrators.advice import named_parties, personal, steps_for
 from tasks.llm.providers.narrators.answers import direct_answer
 from tasks.llm.providers.narrators.asides import filler_reply
 from tasks.llm.providers.narrators.engage import questions, recalled, responses, user_sentences
 from tasks.llm.providers.narrators.lexicon import (
     ASK_INTENTS,
     CATEGORY_STEPS,
-    STEPS,
     attribute_domain,
     domain_of,
     handle_of,
@@ -204,12 +203,12 @@ def doc_phrase(attachment: dict[str, Any] | None) -> str:
     return second_person(re.sub(r"^(?:a|an)\b", "the", description))
 
 
-def step_pool(domain: str, tone: str, category: str, handle: str, rng: random.Random,
-              parties: dict[str, str] | None = None, doc: str = "it") -> list[tuple[str, str]]:
+def step_pool(steps: dict[str, tuple[tuple[str, str], ...]], tone: str, category: str, handle: str,
+              rng: random.Random, parties: dict[str, str] | None = None, doc: str = "it") -> list[tuple[str, str]]:
     """The suggestions that fit: the event's area of life and outcome first, then the kind of talk's, shuffled
     within each group; `{np}` filled with the event's handle, and the first three that can be said about the event's
     person or place so when the user has named them (`parties`, advice.py)."""
-    first = list(STEPS.get(domain, STEPS["social"])["negative" if tone == "negative" else "positive"])
+    first = list(steps["negative" if tone == "negative" else "positive"])
     second = list(CATEGORY_STEPS.get(category, ()))
     rng.shuffle(first)
     rng.shuffle(second)
@@ -429,7 +428,8 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     if asked_about and rng.random() < 0.6:  # about who or where first, then about how they are with it
         close = f"{asked_about[0]} {close}" if rng.random() < 0.5 else asked_about[0]
     lead = direct or answer_lead(intent, tone, handle, rng)
-    pool = step_pool(domain, tone, context["category"], handle, rng, parties, doc_phrase(context.get("attachment")))
+    pool = step_pool(steps_for(domain, event.get("kind"), event.get("entity")), tone, context["category"], handle, rng,
+                     parties, doc_phrase(context.get("attachment")))
     taken = taken_up(message) if context["turn_kind"] == "followup" else None  # not suggested again at once
     fresh = [p for p in pool if p[0].lower() not in before and gerund(p[0]).lower() not in before
              and not (taken and gerund(p[0]).lower() in taken.lower())]

@@ -210,8 +210,13 @@ def referred(text: str, specific: str, generic: str) -> str:
     if first < 0:
         return text
     head, tail = text[: first + len(specific)], text[first + len(specific):]
-    tail = re.sub(re.escape(specific), lambda m: capital(generic) if m.group(0)[:1].isupper() and generic[:1].islower()
-                  and not specific[:1].isupper() else generic, tail, flags=re.IGNORECASE)
+    noun = re.escape(generic.split()[-1]) if generic.split() else ""  # `the trail running session` -> `the session`
+    pattern = re.escape(specific) + (rf"(?:\s+{noun}\b)?" if noun else "")
+
+    def other(m: re.Match) -> str:
+        return capital(generic) if m.group(0)[:1].isupper() and generic[:1].islower() and not specific[:1].isupper() \
+            else generic
+    tail = re.sub(pattern, other, tail, flags=re.IGNORECASE)
     return head + tail
 
 
