@@ -146,6 +146,10 @@ class SessionWriter:
             event |= {"title": "my background", "kind": "introduction"}
         attachment = attachment_context(topic.doc, self.persona, self.facts)
         event["entity"] = self.title_fields(topic)
+        if kind == "followup":  # the particulars a follow-up may add (the dish, who gave the tip): narrators/user.py
+            plan = next((p for p in self.world.plans if topic.event and p.plan_id == topic.event.plan_id), None)
+            event["details"] = {k: str(v) for k, v in (plan.entity if plan and not topic.intro else {}).items()
+                                if k != "cause_event"}
         event["values"] = [f.value for f in self.event_facts(topic)]  # never restated whole by a handle
         if kind == "followup":
             last = next((t.text for t in reversed(self.turns) if t.role == "assistant"), "")
@@ -179,8 +183,12 @@ class SessionWriter:
                     "attribute": fact.attribute if fact else ""}
         if event is None or topic.intro:
             return None
+        # `details`: all of the plan's fields, outcome too (the dish, the rash); the assistant remarks on one only
+        # once the user has said it (narrators/details.py)
+        plan = next((p for p in self.world.plans if p.plan_id == event.plan_id), None)
         return {"kind": event.kind, "valence": event.valence if topic.recall is None else "neutral",
-                "entity": self.title_fields(topic)}
+                "entity": self.title_fields(topic),
+                "details": {k: str(v) for k, v in (plan.entity if plan else {}).items() if k != "cause_event"}}
 
     def title_fields(self, topic: Topic) -> dict[str, str]:
         """The fields of the topic's plan that its title names (`colleague`, `team`): what the event is, never
@@ -424,7 +432,8 @@ class SessionWriter:
         """The `context_window` turns of the session before the next turn (or before the message the
         assistant answers, `before_last`), oldest first."""
         turns = self.turns[:-1] if before_last else self.turns
-        return [{"role": t.role, "text": t.text} for t in turns[len(turns) - self.window:]] if self.window else []
+        return [{"role": t.role, "text": t.text, "kind": t.kind} for t in turns[len(turns) - self.window:]] \
+            if self.window else []
 
     def part_of_day(self) -> str:
         """`morning`, `afternoon` or `evening` at the next turn's time (a greeting must fit when it is sent)."""

@@ -75,7 +75,7 @@ LIFE_KINDS: list[EventKind] = [
                 hobby="volunteering at {org}"),
         Outcome((fs("turned_away", "{org}"),)),
         weight=2, long_share=0.3, cooldown=14, tags=tags("social", "commitment"),
-        keep="volunteering", keep_share=0.8,
+        keep="volunteering", keep_share=0.8, keep_with=("org_kind",),
     ),
     EventKind(
         "partner_evening", "take {partner} out to {place}", L.draw_partner_evening,

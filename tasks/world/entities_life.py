@@ -28,6 +28,11 @@ ARTISTS = ("the Lantern Quartet", "DJ Koko", "Marisol & the Tides", "the Night O
 MARKETS = ("Maple Grocers", "FreshMart", "Fresh Market", "the Saturday farmers' market", "Corner Stores")
 VOLUNTEERING = (("food bank", "Northside Food Bank"), ("animal shelter", "Paws Rescue"),
                 ("library", "the public library"), ("community garden", "Greenway Community Garden"))
+VOLUNTEER_TASKS = {"food bank": ("sorting donations", "packing food parcels"),
+                   "animal shelter": ("walking the dogs", "cleaning the kennels"),
+                   "library": ("the front desk", "shelving returns"),
+                   "community garden": ("weeding", "watering the beds")}
+"""What a volunteer does at each kind of place: no weeding at the library."""
 BILLS = (("boiler repair", "1,200"), ("dental work", "850"), ("car repair", "1,400"), ("tax bill", "2,100"),
          ("roof leak repair", "1,750"), ("vet bill", "900"))
 MILESTONES = ("wedding", "graduation", "50th birthday party", "housewarming", "retirement party", "baby shower")
@@ -205,7 +210,7 @@ def draw_concert(rng: random.Random, profile: dict[str, Any]) -> Entity:
 def draw_volunteer(rng: random.Random, profile: dict[str, Any]) -> Entity:
     """A place to volunteer and the task there."""
     kind, org = rng.choice(VOLUNTEERING)
-    return {"org": org, "org_kind": kind, "task": rng.choice(("sorting donations", "the front desk", "weeding"))}
+    return {"org": org, "org_kind": kind, "task": rng.choice(VOLUNTEER_TASKS[kind])}
 
 
 def draw_colleague(rng: random.Random, profile: dict[str, Any]) -> Entity:

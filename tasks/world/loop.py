@@ -200,9 +200,11 @@ class _Simulation:
         if source is None or self.state.current(self.persona.name, kind.keep, day) is None:
             return entity
         keep = 1 - causes.SWITCH_SHARE if kind.key in causes.SWITCHES else kind.keep_share
-        if (rng.random() < keep or self.too_soon(kind, day, entity) is not None
+        switch = causes.SWITCHES.get(kind.key)
+        same = switch is not None and entity.get(switch.field) == source.get(switch.field)  # back at the same place:
+        fields = kind.value_fields(kind.keep) + kind.keep_with  # the same task there, not a change with no reason
+        if (rng.random() < keep or same or self.too_soon(kind, day, entity) is not None
                 or not self.may_switch(kind, day)):
-            fields = kind.value_fields(kind.keep) + kind.keep_with
             return entity | {f: source[f] for f in fields if f in source}
         return entity
 

@@ -161,3 +161,14 @@ def test_a_pastime_gets_advice_for_what_it_is():
     assert made in [vp for vp, _ in knit["positive"]]
     assert any("distance" in vp for vp, _ in run["positive"])
     assert any("coordinator" in vp for vp, _ in shelter["positive"])
+
+
+def test_a_request_reply_asks_about_what_it_made():
+    """'Shall I make a shorter version?' closed a fifth of all request replies, whatever was asked for."""
+    from tasks.llm.providers.narrators.asides import closing, thing
+    assert thing("a packing list for a beach holiday") == "the packing list"
+    assert thing("a simple banana bread recipe") == "the banana bread recipe"
+    assert thing("a novel to read on a long train ride") == "it"  # a recommendation is not edited
+    assert thing("converting 5 miles to kilometres") == "it"
+    asked = {closing("the haiku", random.Random(s)) for s in range(30)}
+    assert len(asked) >= 4 and all("the haiku" in q and q.endswith("?") for q in asked)

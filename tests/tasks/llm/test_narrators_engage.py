@@ -92,3 +92,13 @@ def test_persons_are_turned_both_ways():
     assert first_person("sharing what you made with someone") == "sharing what I made with someone"
     assert first_person("whoever needs you") == "whoever needs me"
     assert first_person("talk it over with someone you trust") == "talk it over with someone I trust"
+
+
+def test_what_is_recalled_is_news_they_told_not_small_talk_or_a_bare_pronoun():
+    """'Going back to what you said earlier: it caught you off guard' (about the full moon, in small talk)."""
+    history = [{"role": "user", "kind": "filler", "text": "Can we talk about the full moon? It caught me off guard."},
+               {"role": "assistant", "kind": "filler", "text": "A full moon rising low looks huge."},
+               {"role": "user", "kind": "initial", "text": "I went to Lagos for the weekend. It was lovely."}]
+    said = " ".join(recalled(history, random.Random(s), limit=3)[0] for s in range(10) if recalled(history,
+                                                                                                     random.Random(s)))
+    assert "lagos" in said.lower() and "off guard" not in said and "it was lovely" not in said.lower()

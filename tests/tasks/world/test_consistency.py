@@ -384,3 +384,18 @@ def test_a_hobby_session_works_towards_a_goal_of_its_own_hobby_somewhere_it_is_d
         assert entity["spot"] in HOBBY_SPOTS.get(hobby, OTHER_SPOTS), entity
         if hobby in HOBBY_GOALS:
             assert entity["goal"] in HOBBY_GOALS[hobby], entity
+
+
+def test_volunteering_is_a_task_that_fits_the_place_and_stays_while_the_place_does(two_years):
+    """'weeding at the public library', a library filed as a food bank, and the task at the same place changing
+    with no reason (p0009-v0013: 'weeding at the public library' -> 'sorting donations at the public library')."""
+    from tasks.world.entities_life import VOLUNTEER_TASKS, VOLUNTEERING
+    kinds = {org: kind for kind, org in VOLUNTEERING}
+    for _, persona, world in two_years:
+        plans = [p.entity for p in world.plans if p.kind == "volunteer"]
+        for entity in plans:
+            assert kinds[entity["org"]] == entity["org_kind"] and entity["task"] in VOLUNTEER_TASKS[entity["org_kind"]]
+        held = sorted((f for f in world.facts if f.subject == persona.name and f.attribute == "volunteering"),
+                      key=lambda f: f.valid_from)
+        for a, b in zip(held, held[1:]):
+            assert a.value.split(" at ", 1)[1] != b.value.split(" at ", 1)[1], (a.value, b.value)

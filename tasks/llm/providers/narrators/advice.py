@@ -15,6 +15,7 @@ from typing import Any
 
 from tasks.common.facttext import mentions
 from tasks.llm.providers.narrators.lexicon import STEPS, Step
+from tasks.llm.providers.narrators.steps_more import MORE
 
 PERSONAL: dict[str, str] = {
     # social and family: the person the event was with
@@ -150,7 +151,7 @@ ACTIVITY_STEPS: dict[str, dict[str, tuple[Step, ...]]] = {
         "positive": (
             ("ask the coordinator what they need most next month", "your time goes where it counts"),
             ("keep a note of the hours you give", "it is useful for a reference one day"),
-            ("bring a friend along one week", "they may want to join"),
+            ("bring someone along one week", "they may want to join too"),
             ("agree a regular shift", "the organisers can plan around you"),
             ("say no to extra shifts when you are tired", "helping should not wear you out"),
         ),
@@ -167,14 +168,15 @@ makes something keeps lexicon.py STEPS["hobby"] (`share what you made with someo
 
 
 def steps_for(domain: str, kind: str | None, entity: dict[str, Any] | None) -> dict[str, tuple[Step, ...]]:
-    """The suggestions of the event's area of life, and for a pastime those of what the pastime is: a run is not
-    shared like a loaf."""
+    """The suggestions of the event's area of life (lexicon.py STEPS and steps_more.py MORE), and for a pastime
+    those of what the pastime is: a run is not shared like a loaf."""
+    key = domain if domain in STEPS else "social"
+    hobby = str((entity or {}).get("hobby") or "")
     if kind == "volunteer":
-        return ACTIVITY_STEPS["volunteering"]
-    if kind == "hobby_session":
-        hobby = str((entity or {}).get("hobby") or "")
-        if "sport" in str((entity or {}).get("tags") or "").split():
-            return ACTIVITY_STEPS["sport"]
-        if hobby and hobby not in MAKING:
-            return ACTIVITY_STEPS["practice"]
-    return STEPS.get(domain, STEPS["social"])
+        key = "volunteering"
+    elif kind == "hobby_session" and "sport" in str((entity or {}).get("tags") or "").split():
+        key = "sport"
+    elif kind == "hobby_session" and hobby and hobby not in MAKING:
+        key = "practice"
+    steps = ACTIVITY_STEPS.get(key) or STEPS[key]
+    return {tone: tuple(steps[tone]) + MORE.get(key, {}).get(tone, ()) for tone in ("positive", "negative")}

@@ -12,6 +12,21 @@ from tasks.llm.providers.narrators import dialogue_filler
 from tasks.llm.providers.narrators.realize import second_person, uncap
 
 _SENT = re.compile(r"(?<=[.!?])\s+(?=[\"'A-Z\[])")
+_HEAD = re.compile(r"^(?:a|an|the)\s+(?P<head>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)(?=\s+(?:for|about|to|of|after|on|"
+                   r"with|that|in)\b|$)")
+_MADE = frozenset({"recipe", "email", "note", "list", "plan", "workout", "routine", "message", "checklist", "haiku",
+                   "explanation", "idea"})
+"""What a request asks the assistant to make (a recommendation of a novel or a board game is not edited)."""
+_PLAIN = frozenset({"quick", "easy", "simple", "short", "polite", "feel-good", "beginner", "five-minute",
+                    "twenty-minute", "budget-friendly", "weeknight", "vegetarian"})
+
+
+def thing(topic: str) -> str:
+    """What a request asked the assistant to make, as a short noun phrase the reply can point at (`the packing
+    list`, `the email`, `the banana bread recipe`), or `it` (`converting 5 miles to kilometres`, a novel to read)."""
+    found = _HEAD.match(topic.strip())
+    words = [w for w in found.group("head").split() if w not in _PLAIN] if found else []
+    return f"the {' '.join(words[-3:])}" if words and words[-1] in _MADE else "it"
 
 
 def filler_reply(context: dict[str, Any], rng: random.Random) -> str:
@@ -25,8 +40,7 @@ def filler_reply(context: dict[str, Any], rng: random.Random) -> str:
         answer = dialogue_filler.ANSWERS.get(topic) or f"Here is a simple way to approach {topic}: keep it practical."
         return " ".join([rng.choice((f"Happy to help with {topic}.", f"Of course, I can help with {topic}.",
                                      f"Sure, let's sort out {topic}.")), answer,
-                         rng.choice(("Want me to change anything in it?", "Shall I make a shorter version?",
-                                     "Is that what you had in mind?"))])
+                         closing(thing(said), rng)])
     remark = dialogue_filler.SMALL_TALK.get(topic) or f"I always enjoy hearing about {topic}."
     return " ".join([rng.choice((f"Ha, I know what you mean about {topic}.", f"Oh, {topic}, nice.",
                                  f"I like that you noticed {topic}.")), remark,
@@ -47,10 +61,14 @@ def filler_followup_reply(filler: dict[str, Any], topic: str, message: str, rng:
             body = f"The usual mistake is trying to do it all at once; {uncap(first)}"
         else:
             body = f"The short version: {uncap(first)}"
+        t = thing(filler.get("topic", ""))
         return " ".join([body, rng.choice(("Once it clicks, the rest follows quickly.", "That's the core of it.",
-                                           "Everything else is detail you can add later.")),
+                                           "Everything else is detail you can add later.",
+                                           f"That is most of what matters for {t}." if t != "it" else
+                                           "That is most of what matters.")),
                          rng.choice(("Anything else you'd like on it?", "Does that work for you?",
-                                     "Shall I write it down as a note?"))])
+                                     f"Shall I write {t} down as a note?", f"Would a second version of {t} help?",
+                                     f"Is {t} any clearer now?" if t != "it" else "Is it any clearer now?"))])
     if "anything" in low or "should i" in low:
         body = rng.choice(("Not really, it's harmless; just enjoy it.", "Nothing you need to do, honestly.",
                            "No need, it usually sorts itself out."))
@@ -61,3 +79,13 @@ def filler_followup_reply(filler: dict[str, Any], topic: str, message: str, rng:
                                        "It's the kind of detail most people walk past.")),
                      rng.choice(("Has anything else caught your eye lately?", "Have you noticed it before?",
                                  "Is it still going on?", "Did anyone else spot it?"))])
+
+
+def closing(t: str, rng: random.Random) -> str:
+    """The question after a request's answer, about what was made (`Want me to change anything in the haiku?`)."""
+    if t == "it":
+        return rng.choice(("Want me to change anything in it?", "Shall I make a shorter version?",
+                           "Is that what you had in mind?", "Shall I go into more detail?"))
+    return rng.choice((f"Want me to change anything in {t}?", f"Shall I make a shorter version of {t}?",
+                       f"Is {t} what you had in mind?", f"Would you like {t} in a different style?",
+                       f"Shall I add anything to {t}?"))

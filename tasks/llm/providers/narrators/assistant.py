@@ -4,12 +4,14 @@ The plan, in order: react to what the user said (congratulations for good news, 
 thanks for an update, interest in a document; in a follow-up, to the suggestion they took up, or nothing before
 the answer); answer each thing they told in this message, in the second person and in a frame that fits it (a
 feeling with its own word, a worry as a worry: engage.py); tie it to something they said earlier in the window;
-say what it thinks of the news (observations.py); answer what they asked (the question's intent, read from its
+say what it thinks of the news (observations.py) and remark on a particular they told (details.py); answer what
+they asked (the question's intent, read from its
 words: plan, tell, remember, schedule, cope, document; a yes/no, how-soon or how-often question gets its direct
 answer first, answers.py, naming what they did when the question says it) with two or three practical steps
-from the event's area of life (lexicon.py; about the event's person or place when the user named them,
-advice.py), each made once a session (with none left, it refers back to one it made); and end with a question
-about who or where it was, when the user named them, and about their situation. A reply short of the length
+from the event's area of life (lexicon.py and steps_more.py; for a pastime, by what it is; about the event's
+person or place when the user named them: advice.py), each made once a session, by its words or its reason (with
+none left, it refers back to one it made); and end with a question about who or where it was or about a detail
+they told, and about their situation. A reply short of the length
 drawn for it says back what they told in earlier turns of the window before it adds more steps.
 It names nothing about the user beyond `mentioned` (what they told it) and the document they shared, and never
 says a value they told back whole (`told_values`): it names the event by a detail or by its kind.
@@ -26,6 +28,8 @@ from tasks.common.facttext import mentions, says_value
 from tasks.llm.providers.narrators.advice import named_parties, personal, steps_for
 from tasks.llm.providers.narrators.answers import direct_answer
 from tasks.llm.providers.narrators.asides import filler_reply
+from tasks.llm.providers.narrators.details import asks, remarks, told_details
+from tasks.llm.providers.narrators.docnotes import doc_notes, doc_phrase
 from tasks.llm.providers.narrators.engage import questions, recalled, responses, user_sentences
 from tasks.llm.providers.narrators.lexicon import (
     ASK_INTENTS,
@@ -195,14 +199,6 @@ _LEADS = ("You could start by {g}; {r}.", "It could help to {b} {t}, because {r}
           "If you can, {b} {t}; {r}.")
 
 
-def doc_phrase(attachment: dict[str, Any] | None) -> str:
-    """How a reply names a shared document: `the email from the clinic`, `the entry from your journal`."""
-    description = str((attachment or {}).get("description") or "")
-    if not description:
-        return "it"
-    return second_person(re.sub(r"^(?:a|an)\b", "the", description))
-
-
 def step_pool(steps: dict[str, tuple[tuple[str, str], ...]], tone: str, category: str, handle: str,
               rng: random.Random, parties: dict[str, str] | None = None, doc: str = "it") -> list[tuple[str, str]]:
     """The suggestions that fit: the event's area of life and outcome first, then the kind of talk's, shuffled
@@ -256,34 +252,6 @@ def followup_question(tone: str, category: str, handle: str, intent: str | None,
     return rng.choice((f"What was the best part of {handle}?", f"How are you feeling about {handle}?",
                        f"Is there a next step for {handle} you're thinking about?",
                        f"What surprised you most about {handle}?"))  # never `Would you do the bill again?`
-
-
-def doc_notes(attachment: dict[str, Any], rng: random.Random, said: str = "",
-              values: list[str] | tuple[str, ...] = ()) -> list[str]:
-    """What the assistant says about a shared document: a section by name, a point, a table's columns; none it
-    has already pointed out in the conversation (`said`), no point that says a told value whole (`values`)."""
-    out = []
-    low = said.lower()
-    sections = [h for h in attachment.get("sections") or [] if 0 < len(h.split()) <= 7 and f'"{h.lower()}"' not in low]
-    tables = [t for t in attachment.get("tables") or [] if len(str(t.get("caption") or "").split()) <= 7
-              and f'"{str(t.get("caption") or "main").lower()}" table' not in low]
-    if sections:
-        s = rng.choice(sections)
-        out.append(rng.choice((f'The "{s}" section looks like the one to read most carefully.',
-                               f'I\'d start with "{s}", where the key details usually are.')))
-    points = [p for p in attachment.get("points") or [] if len(p.split()) <= 12
-              and uncap(second_person(p).rstrip(".")).lower() not in low and not says_value(p, values)]
-    if points:
-        p = second_person(rng.choice(points)).rstrip(".")
-        out.append(rng.choice((f"It says {uncap(p)}, so that's worth planning around.",
-                               f"The main thing I see is that {uncap(p)}.", f"Note that {uncap(p)}.")))
-    if tables:
-        t = rng.choice(tables)
-        cols = [str(c) for c in (t.get("columns") or [])][:3]
-        if cols:
-            out.append(f'In the "{t.get("caption") or "main"}" table, I\'d compare {", ".join(cols)} against your '
-                       "own records.")
-    return out
 
 
 def intro_reply(context: dict[str, Any], rng: random.Random) -> str:
@@ -413,18 +381,23 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     domain = domain_of(event.get("kind")) if event.get("kind") else attribute_domain(event.get("attribute") or "")
     seen = " ".join([message] + [t.get("text", "") for t in context.get("history") or [] if t.get("role") == "user"])
     parties = {k: v for k, v in named_parties(event.get("entity"), seen).items() if not says_value(v, values)}
+    thought = None
     if context["turn_kind"] == "initial" and not context.get("attachment"):  # what it thinks of the news itself
         sharp = handle if event.get("phrase") else known_handle(event, message, list(context.get("history") or []),
                                                                  rng, values, sharpest=True)
         thought = observation(domain, tone, sharp, parties, rng, before)
         if thought:
             parts.append(thought)
+    details = told_details(event.get("details") or event.get("entity"), seen, values)  # what they told: the dish
+    picked_up = remarks(details, tone, rng, before, 2)
+    parts += picked_up[:1] if context["turn_kind"] == "initial" and not context.get("attachment") else []
     if context.get("attachment"):
         said = " ".join(t["text"] for t in context.get("history") or [] if t["role"] == "assistant")
         parts += doc_notes(context["attachment"], rng, said, values)
     close = followup_question(tone, context["category"], handle, intent,
                               [m for m in mentioned if not says_value(m, values)], rng)
     asked_about = questions(parties, tone, rng, before)  # who or where it was, when the user has named them
+    asked_about = asks(details, tone, rng, before)[:1] + asked_about if rng.random() < 0.5 else asked_about
     if asked_about and rng.random() < 0.6:  # about who or where first, then about how they are with it
         close = f"{asked_about[0]} {close}" if rng.random() < 0.5 else asked_about[0]
     lead = direct or answer_lead(intent, tone, handle, rng)
@@ -432,6 +405,7 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
                      parties, doc_phrase(context.get("attachment")))
     taken = taken_up(message) if context["turn_kind"] == "followup" else None  # not suggested again at once
     fresh = [p for p in pool if p[0].lower() not in before and gerund(p[0]).lower() not in before
+             and p[1].lower() not in before  # its reason said: made already, maybe about the event by another name
              and not (taken and gerund(p[0]).lower() in taken.lower())]
     stale = [p for p in pool if p not in fresh]
     pool = fresh  # a suggestion is made once a session
@@ -459,6 +433,7 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     if not numbered:  # every new suggestion made and still short: what they told earlier, a thought on the
         tie = callback(message, [m for m in mentioned if not says_value(m, values)], rng)  # news, then an offer
         more = [tie] if tie and tie not in parts else []
+        more += [r for r in picked_up if r not in parts]  # a remark on what they told before more advice
         more += recalled(list(context.get("history") or []), rng, values, before + " ".join(parts).lower(), 3)
         while more and words(parts + [lead or ""] + body + [close]) < target:  # what they said, up to its length
             body.append(more.pop(0))
@@ -478,6 +453,7 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     generic = handle_of(event.get("kind"), handle)
     told = set(answered) | {p for p in parts if any(mentions(p.replace(handle, ""), m) for m in mentioned)}
     told |= {lead, lead[:-1] + "." if lead and lead.endswith(":") else lead, close}  # by its details; steps by kind
+    told |= set(picked_up) | ({thought} if thought else set())  # a remark names its detail, a thought its event
     short = short_handle(event.get("kind"), event.get("entity"))
     others = [generic] + ([short] if short and short.lower() not in (handle.lower(), generic.lower())
                           and not says_value(short, values) else [])

@@ -170,17 +170,22 @@ RECALL_FRAMES = ("Earlier you said {s}, and that still matters here.", "You ment
 """A reply saying back something the user told in an earlier turn of its window that it has not answered."""
 
 
+_PRONOUN = re.compile(r"^(?:It|It's|That|That's|This|They|He|She|There)\b")
+
+
 def recalled(history: list[dict[str, str]], rng: random.Random, values: list[str] | tuple[str, ...] = (),
              said: str = "", limit: int = 2) -> list[str]:
     """Up to `limit` things the user told in earlier turns of the window (latest first) that no reply in the
-    window has said back (`said`, lower-cased), each in the second person."""
+    window has said back (`said`, lower-cased), each in the second person; nothing from small talk (filler turns)
+    and nothing whose subject is a pronoun (out of its turn it refers to nothing)."""
     out: list[str] = []
     for turn in reversed(history):
-        if turn.get("role") != "user":
+        if turn.get("role") != "user" or turn.get("kind") == "filler":  # small talk is not what they told
             continue
         for statement in statements(turn.get("text", ""), values):
             body = second_person(statement.rstrip(".!"))
-            if len(out) >= limit or _FEELING.match(statement) or uncap(body).lower() in said:
+            if len(out) >= limit or _FEELING.match(statement) or uncap(body).lower() in said \
+                    or _PRONOUN.match(statement):  # `it caught me off guard`, out of its turn, is about nothing
                 continue
             out.append(rng.choice(RECALL_FRAMES).format(s=mid_sentence(body)))
     return out

@@ -31,6 +31,7 @@ from tasks.llm.providers.narrators.realize import (
     short_np,
     uncap,
 )
+from tasks.llm.providers.narrators.user_details import detail_line
 from tasks.llm.providers.offline import narrator
 
 FEELINGS = {
@@ -340,7 +341,8 @@ def unsaid_choice(rng: random.Random, handle: str, said: str, options: tuple[str
 
 @narrator("user_turn_followup")
 def user_turn_followup(context: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A follow-up on the same topic: a reaction to the reply, one deeper question naming the paraphrase."""
+    """A follow-up on the same topic: a reaction to the reply, one deeper question naming the paraphrase, maybe a
+    detail of the event not yet told (user_details.py), a second thought and a feeling."""
     event = context["event"]
     handle = topic_handle(event, rng)
     para = context.get("paraphrase")
@@ -359,6 +361,8 @@ def user_turn_followup(context: dict[str, Any], rng: random.Random) -> dict[str,
     told = list(context.get("told") or [])
     optional = list(attachment_lines(context["attachment"], rng, 1, heard=heard, told=told)) if context.get(
         "attachment") else []
+    added = detail_line(event, heard, rng, told) if rng.random() < 0.6 else None  # something new about it
+    optional += [added] if added else []
     optional += [worry(event, topic_handle(event, rng), rng, asked),
                  feeling(event["valence"], context["style"], topic_handle(event, rng), rng, asked)]
     text = build(required, optional, context, rng)

@@ -9,6 +9,7 @@ sentence per fact instead. Any fact the templates missed is appended, so every `
 from __future__ import annotations
 
 import random
+import re
 import string
 from typing import Any
 
@@ -105,7 +106,7 @@ CORE: dict[str, dict[str, tuple[str, ...]]] = {
         "positive": (
             "Saw {m0} about {complaint} and it's nothing serious.",
             "{m0} checked me over for {complaint} and sent me home with good news.",
-            "Good appointment with {m0}; the {complaint} should settle down.",
+            "Good appointment with {m0}; the {complaint_bare} should settle down.",
         ),
         "negative": (
             "The appointment about {complaint} turned into a diagnosis: a {m0}.",
@@ -245,6 +246,7 @@ def _event_story(context: dict[str, Any], mentions: list[str], rng: random.Rando
     event, style = context["event"], context["style"]
     valence = event["valence"]
     fields = dict(context["entity"]) | {f"m{i}": m for i, m in enumerate(mentions)}
+    fields |= {f"{k}_bare": re.sub(r"^(?:a|an|the) ", "", str(v)) for k, v in context["entity"].items()}
     fields |= {f"a_m{i}": article(m) for i, m in enumerate(mentions)}
     core = _core(CORE[event["kind"]][valence], fields, event, rng)
     if fields.get("cause"):

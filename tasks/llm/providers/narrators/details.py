@@ -1,0 +1,154 @@
+"""What the assistant says about the details of an event the user has told it: the dish they had, the rash that
+took them to the doctor, the city they went to, the tip a colleague gave them. A person who listens picks up the
+particulars ("Cold coffee and a forty-minute wait would put anyone off.", "Did you get to see much of Lisbon?")
+rather than answering every message with the same advice.
+
+A remark is made only about a detail of the event's own plan (its entity fields) that the user has said in what the
+assistant sees of the session, and never about one that says a value they told whole (the reply does not echo the
+fact store's words). Remarks are about the kind of thing the detail is, never a claim about the user's life that
+they have not made; each is made once a session. A negative event (a visit that went wrong, a session rained off)
+gets only the remarks that still fit when it did not go well.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import inflect
+
+from tasks.common.facttext import mentions, says_value
+from tasks.llm.providers.narrators.realize import capital, second_person
+
+_ENGINE = inflect.engine()
+
+Remarks = dict[str, tuple[str, ...]]
+"""`any`, `positive` and `negative` remarks, and `ask` questions (asked only after an event that went well, or
+`ask_any` whatever happened); `{x}` is the detail as the plan says it, `{X}` capitalized, `{bare}` without its
+article, `{A}` with `a` or `an`, `{plural}` the bare detail in the plural; `needs`: the starts a detail must have to
+be remarked on (`a karaoke night`, not `the weekend`)."""
+
+FIELDS: dict[str, Remarks] = {
+    "dish": {"positive": ("You can't go wrong with {bare} done well.", "There's nothing like good {bare} on a "
+                          "night out.", "I can almost taste the {bare} from here."),
+             "ask": ("Did the {bare} live up to it?", "Would you order the {bare} again?")},
+    "drink": {"positive": ("{X} is a nice way to give yourself ten minutes.", "Nothing fancy, but {x} can make a "
+                           "morning."),
+              "ask": ("Do you always go for {x} there?",)},
+    "problem": {"negative": ("{X} would put anyone off.", "Honestly, {x} is not what anyone pays for.",
+                             "After {x}, I wouldn't be in a hurry to go back either.")},
+    "city": {"positive": ("{X} is a great place to wander without a plan.", "There's always more to see in {x}."),
+             "ask": ("Did you get to see much of {x}?", "What was your favourite corner of {x}?",
+                     "Would you go back to {x}?")},
+    "length": {"positive": ("A {bare} trip is just enough time to settle in.",)},
+    "artist": {"positive": ("Seeing {x} live must have been something.", "Live music like {x} hits differently in "
+                            "a room full of people."),
+               "ask": ("What did {x} open with?", "Had you seen {x} before?")},
+    "venue": {"positive": ("A good night at {x} can stay with you for weeks.",),
+              "ask": ("How was the sound at {x}?",)},
+    "complaint": {"any": ("{X} can really wear you down.", "{X} is the kind of thing that is easy to put off and "
+                          "hard to ignore.", "It's sensible to get {x} looked at rather than wait."),
+                  "ask_any": ("How long had {x} been bothering you?",)},
+    "injury": {"any": ("A {bare} takes patience to heal.", "A {bare} is frustrating, but it does get better with "
+                       "rest.", "Rest is the only real cure for a {bare}, annoyingly."),
+               "ask_any": ("Has someone had a proper look at the {bare}?",)},
+    "goal": {"positive": ("{X} is a great thing to work towards.", "Having {x} to aim for makes each session count.",
+                          "{X} sounds very doable at this rate."),
+             "ask": ("How far off {x} do you feel now?", "What's the next step towards {x}?")},
+    "spot": {"ask": ("Do you usually go to {x}, or do you move around?",)},
+    "book": {"positive": ("{X} sounds like a good one to get lost in.", "A new book like {x} is a nice thing to come "
+                          "home to."),
+             "ask": ("How far into {x} are you?", "Is {x} living up to its first chapters?")},
+    "author": {"ask": ("Have you read anything else by {x}?",)},
+    "subject": {"positive": ("{X} is a great thing to pick up as an adult.", "The first weeks of {x} are the "
+                             "steepest, and then it gets fun."),
+                "ask": ("What made you choose {x}?", "What's been the hardest part of {x} so far?")},
+    "school": {"ask": ("How are the classes at {x} run?",)},
+    "pet_kind": {"any": ("{Plural} make lovely company.", "{Plural} have such big personalities."),
+                 "ask": ("How is the {bare} settling in?",)},
+    "pet_name": {"positive": ("{X} is a lovely name.",), "ask": ("How did you choose the name {x}?",)},
+    "bill": {"any": ("{A} is never a welcome expense.", "{A} always seems to come at the worst time."),
+             "ask_any": ("Did the {bare} come as a surprise?",)},
+    "model": {"positive": ("A {bare} is a practical way to get about.",),
+              "ask": ("How does the {bare} handle so far?",)},
+    "occasion": {"positive": ("{X} is a good excuse to get everyone together.",),
+                 "ask": ("Whose idea was the {bare}?",), "needs": ("a ", "an ")},
+    "reason": {"negative": ("{X} is nobody's fault, but it still stings when plans fall through.",
+                            "You can't plan around {x}.")},
+    "tip": {"positive": ("{X} is a useful tip to get from a colleague.", "Tips like {x} are the best part of a lunch "
+                         "with someone who knows the area."),
+            },
+    "gym": {"positive": ("Having {x} close by makes it easier to keep going.",),
+            "ask": ("What's the atmosphere like at {x}?",)},
+    "where": {"positive": ("{X} sounds like a good place to meet people.", "Places like {x} are where friendships "
+                           "start without anyone planning them.")},
+    "milestone": {"positive": ("A {bare} is a big day for everyone.", "A {bare} is one of those days people "
+                               "remember."),
+                  "ask": ("What was the best moment of the {bare}?",)},
+    "street": {"ask": ("Is {x} on your way anywhere?",)},
+    "task": {"positive": ("{X} is the kind of job that keeps a place running.", "Someone has to take on {x}, and "
+                          "it makes a real difference.")},
+    "project": {"positive": ("{X} sounds like a big piece of work.",),
+                "ask": ("What's the next milestone for {x}?",)},
+}
+"""Entity field -> what an attentive listener says and asks about it."""
+
+_ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
+
+
+MASS = frozenset({"dental work"})
+"""Details said without an article (`Dental work is never a welcome expense`)."""
+
+
+def _forms(value: str) -> dict[str, str]:
+    value = second_person(value)  # `music so loud I couldn't hear myself think`, said to them
+    bare = _ARTICLE.sub("", value)
+    plural = _ENGINE.plural_noun(bare) if bare else bare
+    a = bare if bare in MASS else _ENGINE.a(bare) if bare else bare
+    return {"x": value, "X": capital(value), "bare": bare, "plural": plural, "Plural": capital(plural), "A": capital(a)}
+
+
+def told_details(entity: dict[str, Any] | None, seen: str, values: list[str] | tuple[str, ...] = ()
+                 ) -> dict[str, str]:
+    """The event's details the user has said in `seen` (what the assistant sees), none that says a told value
+    whole, only fields there is something to say about."""
+    out = {}
+    for key, value in (entity or {}).items():
+        value = str(value or "").strip()
+        bare = _ARTICLE.sub("", value) or value
+        if key in FIELDS and value.lower().startswith(FIELDS[key].get("needs", ("",))) and len(value.split()) <= 9 \
+                and mentions(seen, bare) and not says_value(value, values) and not says_value(bare, values):
+            out[key] = value
+    return out
+
+
+def _said(text: str, before: str) -> bool:
+    return text.lower() in before
+
+
+def remarks(details: dict[str, str], tone: str, rng: random.Random, before: str = "", limit: int = 2) -> list[str]:
+    """Up to `limit` remarks about the told details, each about a different detail and none already said in the
+    session (`before`: the assistant's earlier replies, lower-cased)."""
+    out = []
+    keys = list(details)
+    rng.shuffle(keys)
+    for key in keys:
+        frames = FIELDS[key].get("any", ()) + FIELDS[key].get("negative" if tone == "negative" else "positive", ())
+        said = [f.format(**_forms(details[key])) for f in frames]
+        fresh = [s for s in said if not _said(s, before)]
+        if fresh:
+            out.append(rng.choice(fresh))
+        if len(out) >= limit:
+            break
+    return out
+
+
+def asks(details: dict[str, str], tone: str, rng: random.Random, before: str = "") -> list[str]:
+    """Questions about the told details not asked yet in the session, shuffled."""
+    out = []
+    for key, value in details.items():
+        frames = FIELDS[key].get("ask_any", ()) + (FIELDS[key].get("ask", ()) if tone != "negative" else ())
+        out += [q for q in (f.format(**_forms(value)) for f in frames) if not _said(q, before)]
+    rng.shuffle(out)
+    return out
