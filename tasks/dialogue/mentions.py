@@ -20,12 +20,16 @@ A mention has a mode:
 A distractor's other values come from the event kind's own draw (tasks/world/catalog*.py) on the persona's
 profile, so they are the kind of thing this person would do; one is used only when its words carry no surface
 form of any of the persona's facts (a distractor never states, anticipates or contradicts the fact store).
-The narration issue's remaining modes (implied, split; a correction in a later session) are declared in
+- `split`: the value said over two turns of its topic: the opening names one part (`I went to Kebab Corner for
+  dinner`), the first follow-up adds the other (`I had the falafel wraps, by the way`): two rows, both counting,
+  each span the sentence with its half; neither alone is evidence of the value, together they are.
+The narration issue's remaining modes (implied; a correction in a later session) are declared in
 schemas/corpus.py MENTION_MODES and come with their realizations.
 
 `dialogue.mention_modes` sets the share of each mode among the opening mentions that can take it (defaults:
-paraphrased 0.75, corrected 0.06, about_other 0.12, hypothetical 0.08). `corrected` and `paraphrased` share one
-draw (a mention is one or the other, the rest explicit); a distractor is a second draw, at most one per fact.
+paraphrased 0.75, corrected 0.06, split 0.08, about_other 0.12, hypothetical 0.08). `corrected`, `split` and
+`paraphrased` share one draw (a mention is one of them, the rest explicit; split only in a topic with
+follow-ups); a distractor is a second draw, at most one per fact.
 The choice is seeded per bullet, so it never depends on wording attempts.
 """
 
@@ -82,6 +86,20 @@ PARAPHRASES: dict[str, tuple[str, ...]] = {
 """Attribute -> other frames for its value, made of the plan's fields (every field the value names appears)."""
 
 
+SPLITS: dict[str, tuple[str, str]] = {
+    "dinner_out": ("{who} went to {restaurant} for dinner", "I had the {dish}, by the way"),
+    "cafe_visit": ("{who} stopped by {cafe}", "I got {drink} there, by the way"),
+    "concert": ("{who} went to a gig at {venue}", "It was {artist} playing, by the way"),
+    "trip": ("{who} got away to {city}", "It was a {length} trip in the end"),
+    "race_result": ("{who} ran {race}", "My time was {minutes} minutes, in the end"),
+    "current_book": ("{who} started reading {book}", "It's by {author}, by the way"),
+    "volunteering": ("{who} started helping out at {org}", "I'm on {task} there"),
+    "hobby_session": ("{who} put in some time on {hobby}", "I was at {spot} for it"),
+}
+"""Attribute -> (what the opening says, what the first follow-up adds) for mode `split`: the value needs both turns
+(`I went to Kebab Corner for dinner` ... `I had the falafel wraps, by the way`)."""
+
+
 HYPOTHETICALS: dict[str, tuple[str, ...]] = {
     "dinner_out": ("I nearly went to {restaurant} instead", "next time I might try the {dish} at {restaurant}"),
     "cafe_visit": ("I almost got {drink} at {cafe} instead", "next time I might try {cafe}"),
@@ -131,6 +149,9 @@ class Realization:
     correction: str | None = None
     slip: str | None = None
     right: str | None = None
+    rest: str | None = None
+    """A `split` one's sentence for the first follow-up, with the part the opening left out (`rest_parts`)."""
+    rest_parts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -266,6 +287,25 @@ def corrected(fact: Fact, persona: Persona, world: World, rng: random.Random) ->
                        frame.format(**speaker, **(fields | alt)), correction, alt[part], fields[part])
 
 
+def split(fact: Fact, persona: Persona, world: World) -> Realization | None:
+    """The fact said over two turns (mode `split`): the opening names one part, the first follow-up adds the other;
+    None when its attribute has no such frames or the plan's fields do not make up its value."""
+    frames = SPLITS.get(fact.attribute)
+    fields = value_fields(fact, world)
+    if frames is None or fact.subject != persona.name:
+        return None
+    first, rest = frames
+    names = frame_fields(first) + frame_fields(rest)
+    if any(n not in fields or not mentions(fact.value, fields[n]) for n in names):
+        return None
+    speaker = {"who": who(fact, persona, "first"), "whose": holder(fact, persona, "first")}
+    opening, added = first.format(**speaker, **fields), capital(rest.format(**speaker, **fields)) + "."
+    if mentions(opening, fact.value) or mentions(added, fact.value):
+        return None
+    return Realization(fact.fact_id, "split", opening, said_parts(first, fields), rest=added,
+                       rest_parts=said_parts(rest, fields))
+
+
 def distractor(fact: Fact, persona: Persona, world: World, mode: str, rng: random.Random) -> Distractor | None:
     """A sentence about someone else doing the same kind of thing (`about_other`) or the persona's own
     alternative that did not happen (`hypothetical`), in other values; None when the attribute has no frame,
@@ -289,9 +329,10 @@ def distractor(fact: Fact, persona: Persona, world: World, mode: str, rng: rando
 
 
 def planned(config: BuildConfig, persona: Persona, world: World, facts: list[Fact], bullet_id: str,
-            day) -> MentionPlan:
-    """Per fact of a bullet's opening: corrected or paraphrased with the configured shares (one draw), else None
-    (explicit); and a distractor with the about_other or hypothetical share (a second draw)."""
+            day, followed: bool = True) -> MentionPlan:
+    """Per fact of a bullet's opening: corrected, split (only when a follow-up comes: `followed`) or paraphrased
+    with the configured shares (one draw), else None (explicit); and a distractor with the about_other or
+    hypothetical share (a second draw)."""
     shares = config.stages.dialogue.mention_modes
     rng = rng_for(config.seed, persona.persona_id, "dialogue", day, f"mentions:{bullet_id}")
     out: list[Realization | None] = []
@@ -299,10 +340,13 @@ def planned(config: BuildConfig, persona: Persona, world: World, facts: list[Fac
     for fact in facts:
         draw, pick, other = rng.random(), rng.random(), rng.random()
         fixed = shares.get("corrected", 0.0)
+        halves = fixed + (shares.get("split", 0.0) if followed else 0.0)
         r = None
         if draw < fixed:
             r = corrected(fact, persona, world, rng)
-        elif draw < fixed + shares.get("paraphrased", 0.0):
+        elif draw < halves:
+            r = split(fact, persona, world)
+        elif draw < halves + shares.get("paraphrased", 0.0):
             r = paraphrase(fact, persona, world, pick)
         out.append(r)
         about = shares.get("about_other", 0.0)
@@ -323,11 +367,14 @@ def sentence_with(text: str, parts: tuple[str, ...]) -> str | None:
 
 
 def turn_mentions(turn: Turn, facts: dict[str, Fact], realized: dict[str, Realization], earlier: list[Turn],
-                  distractors: list[Distractor] | tuple[Distractor, ...] = ()) -> list[dict[str, Any]]:
+                  distractors: list[Distractor] | tuple[Distractor, ...] = (),
+                  halves: tuple[str, ...] = ("first", "rest")) -> list[dict[str, Any]]:
     """What a committed turn mentions: each fact it states (corrected when it has the slip and the correcting
     sentence, paraphrased when it says every part of the planned paraphrase and not the value, else explicit),
     each it names without its value (reference), each planned distractor it says (a user turn), and, for a
-    reply, each fact told earlier in the session that it repeats."""
+    reply, each fact told earlier in the session that it repeats. A split fact's half is recorded only in the turn
+    meant to say it (`halves`: `first` in the opening, `rest` in the first follow-up): the dish named in a
+    follow-up's reaction is not the opening's half."""
     out = []
     for fid in turn.fact_ids:
         fact, r = facts[fid], realized.get(fid)
@@ -335,7 +382,14 @@ def turn_mentions(turn: Turn, facts: dict[str, Fact], realized: dict[str, Realiz
         slip = next((s for s in SENTENCE.split(turn.text) if r is not None and r.slip and mentions(s, r.slip)
                      and not mentions(s, r.right or "")), None)
         whole = r is not None and all(mentions(turn.text, p) for p in r.parts) and not carries_first(turn.text, fact)
-        if whole and fix and slip:
+        added = r is not None and r.mode == "split" and bool(r.rest_parts) and all(
+            mentions(turn.text, p) for p in r.rest_parts) and not carries_first(turn.text, fact)
+        if r is not None and r.mode == "split":
+            whole, added = whole and "first" in halves, added and "rest" in halves
+        if r is not None and r.mode == "split" and (whole or added):  # each half is needed: both count
+            out += [{"fact_id": fid, "mode": "split", "counts": True, "span": sentence_with(turn.text, half)}
+                    for half, said in ((r.parts, whole), (r.rest_parts, added)) if said]
+        elif whole and fix and slip:
             out.append({"fact_id": fid, "mode": "corrected", "span": slip.strip(), "counts": False})
             out.append({"fact_id": fid, "mode": "corrected", "span": fix, "counts": True})
         elif whole:

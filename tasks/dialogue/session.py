@@ -73,6 +73,10 @@ class SessionWriter:
         """The current topic's planned distractors not yet said (about someone else, hypothetical)."""
         self.mentions: list[dict[str, Any]] = []
         """What each committed turn mentions: evidence id, fact id, mode, span, counts."""
+        self.k = 0
+        """Which follow-up of its topic the user turn being written is (0: the opening)."""
+        self.halves: dict[str, set[str]] = {"first": set(), "rest": set()}
+        """Split facts whose first half (the opening) and second half (the first follow-up) have been said."""
 
     def write(self, topics: list[tuple[Topic, dt.datetime]]) -> Chain[tuple[list[Turn], list[dict[str, str]],
                                                                           list[dict[str, Any]]]]:
@@ -85,18 +89,50 @@ class SessionWriter:
     def topic(self, topic: Topic) -> Chain[None]:
         self.refs = []
         facts = self.bullet_facts(topic)
-        plan = planned(self.config, self.persona, self.world, facts, topic.bullet.bullet_id, self.day) if (
-            topic.bullet) else None
+        followed = self.rounds(topic) > 0
+        plan = planned(self.config, self.persona, self.world, facts, topic.bullet.bullet_id, self.day,
+                       followed) if topic.bullet else None
         self.realized = {r.fact_id: r for r in plan.realized if r is not None} if plan else {}
         self.distractors = list(plan.distractors) if plan else []
         opening = yield from self.user_turn(topic, "initial", 0)
         if opening is None:
             return
+        try:
+            yield from self.thread(topic, opening)
+        finally:  # a split fact whose second half no follow-up said is completed in the opening
+            self.complete(opening)
+
+    def rounds(self, topic: Topic) -> int:
+        """How many follow-ups the topic gets at most (none for a callback or background)."""
+        return 0 if topic.recall or topic.intro else self.config.stages.dialogue.followups
+
+    def pending(self) -> list[Realization]:
+        """The current topic's split realizations whose first half the opening said and whose second half no turn
+        has said yet."""
+        return [r for r in self.realized.values() if r.mode == "split" and r.fact_id in self.halves["first"]
+                and r.fact_id not in self.halves["rest"]]
+
+    def complete(self, opening: Turn) -> None:
+        """Append the second half of each split fact still pending to the opening (a dropped or unsaid follow-up
+        never leaves a value half told) and record it there."""
+        left = self.pending()
+        if not left or opening not in self.turns:
+            return
+        text = " ".join([opening.text] + [r.rest for r in left if r.rest])
+        fixed = opening.model_copy(update={"text": text})
+        self.turns[self.turns.index(opening)] = fixed
+        self.mentions = [m for m in self.mentions if m["evidence_id"] != opening.turn_id]
+        self.mentions += turn_mentions(fixed, self.facts, self.realized, [t for t in self.turns
+                                                                          if t.timestamp < fixed.timestamp])
+        self.halves["rest"] |= {r.fact_id for r in left}
+
+    def thread(self, topic: Topic, opening: Turn) -> Chain[None]:
+        """The reply to the opening and the topic's follow-ups."""
         if topic.event is not None and not topic.intro:
             self.told.add(topic.event.event_id)
         self.refs = list(opening.time_refs)
         yield from self.assistant_turn(topic, "filler" if topic.filler else "initial")
-        rounds = 0 if topic.recall or topic.intro else self.config.stages.dialogue.followups
+        rounds = self.rounds(topic)
         if topic.filler:
             rounds = min(rounds, 1 if self.rng.random() < 0.5 else 0)
         for k in range(1, rounds + 1):
@@ -112,6 +148,7 @@ class SessionWriter:
         prompt = {"filler": "user_turn_filler", "initial": "user_turn_initial"}.get(turn_kind, "user_turn_followup")
         prompt = "user_turn_callback" if topic.recall else prompt
         context = self.user_context(topic, turn_kind, k)
+        self.k = k
         attempts = self.config.stages.dialogue.max_attempts
         problems: list[Problem] = []
         for sample in range(attempts):
@@ -154,8 +191,10 @@ class SessionWriter:
         if kind == "followup":
             last = next((t.text for t in reversed(self.turns) if t.role == "assistant"), "")
             told = [f for fact in self.bullet_facts(topic) for f in fact.surface_forms]
+            rest = " ".join(r.rest for r in self.pending() if r.rest) if k == 1 else ""
             return context | {"event": event, "followup_index": k, "last_assistant": last, "told": told,
-                              "paraphrase": self.paraphrase(topic), "attachment": attachment}
+                              "paraphrase": self.paraphrase(topic), "attachment": attachment,
+                              "complete": rest or None}  # the second half of a split fact: said now
         facts = self.bullet_facts(topic)
         return context | {
             "event": event, "attachment": attachment,
@@ -247,7 +286,7 @@ class SessionWriter:
         if topic.recall is not None:
             return f"{capital(topic.recall.phrase)} has been on my mind again. {FALLBACK_ASKS[topic.category]}"
         if kind == "followup":
-            return FALLBACK_FOLLOWUP
+            return " ".join([r.rest for r in self.pending() if r.rest] + [FALLBACK_FOLLOWUP])
         parts = [f"[Upload {topic.doc.doc_id}]"] if topic.doc else []
         if topic.when and topic.event:
             parts.append(f"{capital(topic.when.phrase)} I set out to {event_title(topic.event, self.world.plans)}.")
@@ -286,6 +325,13 @@ class SessionWriter:
         claims += [f.fact_id for f in facts if kind == "initial" and f.fact_id not in claims and self.said(text, f)]
         paraphrased += [f.fact_id for f in facts if kind == "followup" and f.fact_id not in claims + paraphrased
                         and carries(text, f)]
+        halves = [r.fact_id for r in self.pending() if kind == "followup" and r.fact_id not in claims
+                  and all(mentions(text, p) for p in r.rest_parts)]  # a split fact's second half
+        claims += halves
+        paraphrased = [i for i in paraphrased if i not in halves]
+        if kind == "followup" and self.k == 1:
+            contradicted += [Problem("split_rest", f"the first follow-up must add {r.rest!r}") for r in self.pending()
+                             if r.fact_id not in halves]
         return self.draft("user", text, topic, kind, claims, refs, paraphrased), contradicted
 
     def checked_paraphrases(self, text: str, facts: list[Fact]) -> Chain[tuple[list[str], list[Problem]]]:
@@ -365,7 +411,12 @@ class SessionWriter:
         turn_gap(turn.role, self.rng, False)
         self.clock = turn.timestamp
         self.turns.append(turn)
-        found = turn_mentions(turn, self.facts, self.realized, self.turns[:-1], self.distractors)
+        half = ("first",) if self.k == 0 else ("rest",) if self.k == 1 else ()
+        found = turn_mentions(turn, self.facts, self.realized, self.turns[:-1], self.distractors,
+                              half if turn.role == "user" else ())
+        for m in found:
+            if m["mode"] == "split":
+                self.halves[half[0]].add(m["fact_id"])
         said = {(m["fact_id"], m["mode"]) for m in found}
         self.distractors = [d for d in self.distractors if (d.fact_id, d.mode) not in said]
         self.mentions += found
@@ -382,7 +433,8 @@ class SessionWriter:
         scope = TurnScope(persona=self.persona, facts=self.facts, day=self.day, heard=heard,
                           documents=self.documents, topic_dates=dates, topic_text=self.topic_text(topic, refs),
                           realized=frozenset(fid for fid, r in self.realized.items() if turn.role == "user"
-                                             and all(mentions(turn.text, p) for p in r.parts)))
+                                             and (all(mentions(turn.text, p) for p in r.parts) or r.rest_parts
+                                                  and all(mentions(turn.text, p) for p in r.rest_parts))))
         return [p for p in turn_problems(turn, scope) if p.check != "assistant_length"]
 
     def topic_text(self, topic: Topic, refs: Sequence[TimeRef]) -> str:

@@ -9,6 +9,7 @@ import pytest
 from pydantic import ValidationError
 
 from schemas.config import DialogueOptions
+from schemas.corpus import REALIZED_MODES
 from schemas.world import Event, Fact, Plan
 from tasks.common.facttext import carries, mentions
 from tasks.dialogue.bullets import SENTENCE
@@ -18,6 +19,7 @@ from tasks.dialogue.mentions import (
     paraphrase,
     planned,
     sentence_with,
+    split,
     turn_mentions,
 )
 from tests.tasks.worldfixture import PID, make_config, make_corpus, make_persona, make_world
@@ -144,7 +146,7 @@ def test_every_recorded_mention_is_in_its_turn_and_every_claimed_fact_has_one():
         text = texts[m.evidence_id]
         assert m.mention_id.startswith(m.evidence_id + "-m")
         assert m.span is None or mentions(text, m.span)
-        assert not m.counts or carries(text, facts[m.fact_id])
+        assert not m.counts or carries(text, facts[m.fact_id]) or m.mode in REALIZED_MODES and m.span
     counted = {(m.evidence_id, m.fact_id) for m in corpus.mentions if m.counts}
     assert all((t.turn_id, f) in counted for t in corpus.turns for f in t.fact_ids)
     assert all((c.chunk_id, f) in counted for c in corpus.chunks for f in c.fact_ids)
@@ -179,3 +181,33 @@ def test_the_dialogue_stage_says_records_and_verifies_corrections_and_distractor
     for t in corpus.turns:  # a follow-up naming the event by a short form refers to it, it does not restate it
         if t.role == "user" and t.kind == "followup" and t.bullet_id == turns[fixed.evidence_id].bullet_id:
             assert fact.fact_id not in t.fact_ids or mentions(t.text, fact.surface_forms[0])
+
+
+def test_a_split_value_needs_the_opening_and_the_first_follow_up():
+    world, fact = dinner_world()
+    r = split(fact, make_persona(), world)
+    assert r is not None and r.mode == "split" and r.parts == ("Luigi's",) and r.rest_parts == ("mushroom risotto",)
+    assert not mentions(r.clause, "mushroom risotto") and not mentions(r.rest, "Luigi's")
+    assert planned(make_config(stages={"dialogue": {"mention_modes": {"split": 1.0}}}), make_persona(), world, [fact],
+                   "b1", fact.valid_from, followed=False).realized == [None]  # no follow-up, no split
+
+
+def test_the_dialogue_stage_says_a_split_fact_over_two_turns_and_both_are_its_evidence():
+    from schemas.qa import QuestionSet
+    from tasks.verify import verify_persona
+
+    world, fact = dinner_world()
+    persona = make_persona()
+    config = make_config(stages={"dialogue": {"mention_modes": {"split": 1.0}, "followups": 2}})
+    corpus = make_corpus(config, persona, world)
+    turns = {t.turn_id: t for t in corpus.turns}
+    rows = [m for m in corpus.mentions if m.fact_id == fact.fact_id and m.mode == "split"]
+    assert len(rows) == 2 and all(m.counts and m.span for m in rows), rows
+    first, second = (turns[m.evidence_id] for m in rows)
+    assert mentions(rows[0].span, "Luigi's") and mentions(rows[1].span, "mushroom risotto")
+    if first.turn_id != second.turn_id:  # the opening names the place, the first follow-up adds the dish
+        assert first.kind == "initial" and second.kind == "followup" and first.bullet_id == second.bullet_id
+        assert not mentions(first.text, "mushroom risotto") and fact.fact_id in second.fact_ids
+    assert not mentions(first.text + second.text, fact.value)
+    found = verify_persona(persona, world, corpus, QuestionSet())
+    assert not [f for f in found if f.check in ("mention_resolves", "initial_turn_states_fact", "turn_carries_fact")]

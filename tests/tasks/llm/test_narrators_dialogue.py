@@ -70,6 +70,7 @@ def followup_context(category, valence="positive", style=STYLE, **extra):
         "part_of_day": "evening",
         "last_assistant": "Keeping a simple log and a short checklist can help you settle in.",
         "attachment": ATTACHMENT if category == "attachment_consultation" else None,
+        "complete": None,
     }
     return context | extra
 
@@ -296,6 +297,15 @@ def test_every_dialogue_prompt_renders_its_contexts():
     assert '"[Upload p0001-d0007] "' in rendered[0] and 'verbatim): "two days ago"' not in rendered[0]
     assert '"two days ago"' in rendered[0] and '"three weeks ago"' in rendered[0]
     assert '"my new dog"' in rendered[1] and "a haiku about autumn" in rendered[2]
+
+
+def test_a_follow_up_says_the_half_of_a_split_value_the_opening_left_out():
+    added = "I had the mushroom risotto, by the way."
+    context = followup_context("information_sharing", complete=added)
+    assert added in prompts.render("user_turn_followup", context)
+    assert "left out of the first message" not in prompts.render("user_turn_followup", followup_context("scheduling"))
+    for seed in range(10):
+        assert "mushroom risotto" in user.user_turn_followup(context, random.Random(seed))["text"]
 
 
 def test_rendering_a_prompt_with_a_missing_variable_fails():

@@ -397,5 +397,5 @@ def test_volunteering_is_a_task_that_fits_the_place_and_stays_while_the_place_do
             assert kinds[entity["org"]] == entity["org_kind"] and entity["task"] in VOLUNTEER_TASKS[entity["org_kind"]]
         held = sorted((f for f in world.facts if f.subject == persona.name and f.attribute == "volunteering"),
                       key=lambda f: f.valid_from)
-        for a, b in zip(held, held[1:]):
+        for a, b in zip(held, held[1:], strict=False):
             assert a.value.split(" at ", 1)[1] != b.value.split(" at ", 1)[1], (a.value, b.value)

@@ -357,11 +357,14 @@ def user_turn_followup(context: dict[str, Any], rng: random.Random) -> dict[str,
         q = sentence(rng.choice(asks).format(t=event["title"]), end="?")
         q = re.sub(r"\b(try|trying) to try\b", r"\1", q)  # `Is it worth trying to try Blue Door again?`
     required = [react(context, handle, rng), q]
+    if context.get("complete"):  # the second half of a split fact (tasks/dialogue/mentions.py), said as news
+        required.insert(1, context["complete"])
     heard = " ".join(t["text"] for t in context.get("history") or [])
     told = list(context.get("told") or [])
     optional = list(attachment_lines(context["attachment"], rng, 1, heard=heard, told=told)) if context.get(
         "attachment") else []
-    added = detail_line(event, heard, rng, told) if rng.random() < 0.6 else None  # something new about it
+    heard_now = f"{heard} {context.get('complete') or ''}"  # a split value's half is said in this message
+    added = detail_line(event, heard_now, rng, told) if rng.random() < 0.6 else None  # something new about it
     optional += [added] if added else []
     optional += [worry(event, topic_handle(event, rng), rng, asked),
                  feeling(event["valence"], context["style"], topic_handle(event, rng), rng, asked)]

@@ -17,7 +17,7 @@ from tasks.common.facttext import mentions, says_value
 from tasks.llm.providers.narrators.realize import capital, sentence
 
 DETAILS: dict[str, dict[str, tuple[str, ...]]] = {
-    "dish": {"positive": ("I had the {bare}", "The {bare} was the best bit", "We both went for the {bare}")},
+    "dish": {"positive": ("I had the {bare}", "The {bare} really hit the spot", "We both went for the {bare}")},
     "drink": {"positive": ("I had {x}, as usual", "{X} was just right")},
     "duration": {"positive": ("I was at it for {x} in the end", "{X} went by in no time")},
     "spot": {"positive": ("I went to {x} for it this time",), "negative": ("I'd been looking forward to {x} all "
