@@ -95,24 +95,30 @@ def holds_on(fact: Fact, day: dt.date) -> bool:
 def reconstruct(persona: Persona, facts: Sequence[Fact], turns: Sequence[Turn],
                 as_of: dt.date) -> tuple[list[ProfileClaim], list[PortraitSlot]]:
     """One claim per fact that holds on `as_of` and that some user turn carries (fact_ids: by surface form,
-    the turns are its evidence), and the portrait: one slot row per PORTRAIT_SLOTS entry."""
+    the turns are its evidence), facts of the same subject, attribute and value (a routine's sessions at the same
+    place) making one claim with all their evidence; and the portrait: one slot row per PORTRAIT_SLOTS entry."""
     evidence: dict[str, list[Turn]] = defaultdict(list)
     for turn in evidence_order(turns):
         if turn.role == "user":
             for fid in turn.fact_ids:
                 evidence[fid].append(turn)
     rows = []
+    same: dict[tuple[str, str, str], list[Fact]] = defaultdict(list)  # a routine's same value, session after session
     for fact in sorted(facts, key=lambda f: f.fact_id):
         if holds_on(fact, as_of) and evidence.get(fact.fact_id):
-            slot = slot_of(fact, persona)
-            rows.append((PORTRAIT_SLOTS.index(slot), fact.fact_id, slot, fact))
+            key = (fact.subject, fact.attribute, fact.value.strip().lower())
+            same[key].append(fact)
+            if len(same[key]) == 1:
+                slot = slot_of(fact, persona)
+                rows.append((PORTRAIT_SLOTS.index(slot), fact.fact_id, slot, fact))
     claims = []
     for n, (_, _, slot, fact) in enumerate(sorted(rows, key=lambda r: r[:2]), start=1):
-        ev = evidence[fact.fact_id]
+        held = same[(fact.subject, fact.attribute, fact.value.strip().lower())]  # one claim, every fact its own
+        ev = evidence_order({t.turn_id: t for f in held for t in evidence[f.fact_id]}.values())
         claims.append(ProfileClaim(
             claim_id=f"{persona.persona_id}-pc{n:04d}", persona_id=persona.persona_id, slot=slot,
             subject=fact.subject, attribute=fact.attribute, value=fact.value, text=claim_text(fact, persona),
-            fact_ids=[fact.fact_id], evidence_turn_ids=[t.turn_id for t in ev], first_seen=ev[0].timestamp,
+            fact_ids=[f.fact_id for f in held], evidence_turn_ids=[t.turn_id for t in ev], first_seen=ev[0].timestamp,
             last_seen=ev[-1].timestamp, temporality=temporality_of(fact, slot), confidence=confidence_of(len(ev)),
             as_of=as_of))
     claims += style_claims(persona, [t for t in evidence_order(turns) if t.role == "user"], as_of, len(claims))

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-import string
 from collections.abc import Sequence
 from typing import Any
 
@@ -38,16 +37,16 @@ from tasks.dialogue.attachments import attachment_context
 from tasks.dialogue.bullets import EMOJI, SENTENCE, STAGE
 from tasks.dialogue.fallback import FALLBACK_ASKS, FALLBACK_FOLLOWUP, FALLBACK_REPLY
 from tasks.dialogue.mentions import Distractor, Realization, planned, turn_mentions
+from tasks.dialogue.sessionparts import EventViews, SplitHalves
 from tasks.dialogue.shape import shape_of, shifted_formality
 from tasks.dialogue.topics import Topic
 from tasks.dialogue.verify import Problem, TurnScope, heard_in, turn_problems, visible
 from tasks.llm.gateway import CallSpec
 from tasks.llm.rounds import Chain
-from tasks.world.catalog import KINDS
 from tasks.world.ontology import ATTRIBUTES
 
 
-class SessionWriter:
+class SessionWriter(SplitHalves, EventViews):
     """Writes one session's turns, keeping its clock, the conversation so far and its repair notes.
 
     Its writing methods are call chains: they yield each model call and receive its output.
@@ -105,26 +104,6 @@ class SessionWriter:
     def rounds(self, topic: Topic) -> int:
         """How many follow-ups the topic gets at most (none for a callback or background)."""
         return 0 if topic.recall or topic.intro else self.config.stages.dialogue.followups
-
-    def pending(self) -> list[Realization]:
-        """The current topic's split realizations whose first half the opening said and whose second half no turn
-        has said yet."""
-        return [r for r in self.realized.values() if r.mode == "split" and r.fact_id in self.halves["first"]
-                and r.fact_id not in self.halves["rest"]]
-
-    def complete(self, opening: Turn) -> None:
-        """Append the second half of each split fact still pending to the opening (a dropped or unsaid follow-up
-        never leaves a value half told) and record it there."""
-        left = self.pending()
-        if not left or opening not in self.turns:
-            return
-        text = " ".join([opening.text] + [r.rest for r in left if r.rest])
-        fixed = opening.model_copy(update={"text": text})
-        self.turns[self.turns.index(opening)] = fixed
-        self.mentions = [m for m in self.mentions if m["evidence_id"] != opening.turn_id]
-        self.mentions += turn_mentions(fixed, self.facts, self.realized, [t for t in self.turns
-                                                                          if t.timestamp < fixed.timestamp])
-        self.halves["rest"] |= {r.fact_id for r in left}
 
     def thread(self, topic: Topic, opening: Turn) -> Chain[None]:
         """The reply to the opening and the topic's follow-ups."""
@@ -206,38 +185,6 @@ class SessionWriter:
             "intro": topic.intro, "continues": self.continues(topic),
             "distractors": [d.sentence for d in self.distractors],
         }
-
-    def reply_event(self, topic: Topic) -> dict[str, Any] | None:
-        """What the assistant's reply is about: the topic's event (for a callback, the event of the fact called
-        back); None for background and small talk."""
-        event = topic.event
-        if topic.recall is not None:
-            fact = self.facts.get(topic.recall.fact_id)
-            event = next((e for e in self.world.events if fact and e.event_id == fact.event_id), None)
-            event = None if event is None or event.plan_id is None else event
-            topic = Topic(day=topic.day, category=topic.category, event=event) if event else topic
-        if topic.recall is not None and event is None:  # a callback to background: named by its phrase
-            fact = self.facts.get(topic.recall.fact_id)
-            return {"kind": None, "valence": "neutral", "entity": {}, "phrase": topic.recall.phrase,
-                    "attribute": fact.attribute if fact else ""}
-        if event is None or topic.intro:
-            return None
-        # `details`: all of the plan's fields, outcome too (the dish, the rash); the assistant remarks on one only
-        # once the user has said it (narrators/details.py)
-        plan = next((p for p in self.world.plans if p.plan_id == event.plan_id), None)
-        return {"kind": event.kind, "valence": event.valence if topic.recall is None else "neutral",
-                "entity": self.title_fields(topic),
-                "details": {k: str(v) for k, v in (plan.entity if plan else {}).items() if k != "cause_event"}}
-
-    def title_fields(self, topic: Topic) -> dict[str, str]:
-        """The fields of the topic's plan that its title names (`colleague`, `team`): what the event is, never
-        its outcome (a tip, a diagnosis), so a narrator may name it from the start."""
-        plan = next((p for p in self.world.plans if topic.event and p.plan_id == topic.event.plan_id), None)
-        kind = KINDS.get(plan.kind) if plan else None
-        if plan is None or kind is None or topic.intro:
-            return {}
-        names = {name for _, name, _, _ in string.Formatter().parse(kind.title) if name}
-        return {k: str(v) for k, v in plan.entity.items() if k in names}
 
     def continues(self, topic: Topic) -> bool:
         """True when the topic's event was announced earlier in this session: its opening goes on with it."""

@@ -131,9 +131,10 @@ def report_plans(config: BuildConfig, persona: Persona, world: World) -> list[Re
         out.append(budget)
         if i % 2 == 0 and day + dt.timedelta(days=3) <= config.end_date:
             out.append(revised(budget, rng, at(20, day + dt.timedelta(days=rng.randint(2, 3)))))
-        hobby = (persona.profile.traits.hobbies or ["walking"])[0]
-        out.append(ReportPlan(f"log:{key}", "training_log", "md" if i % 2 else "html", at(21),
-                              f"{hobby} log", log_table(rng, hobby, first, last), persona))
+        hobby, sessions = log_sessions(world, first, last)
+        if len(sessions) >= 2:  # a log of sessions that happened, none when there were too few to keep one
+            out.append(ReportPlan(f"log:{key}", "training_log", "md" if i % 2 else "html", at(21),
+                                  f"{hobby} log", log_table(rng, hobby, sessions), persona))
     out += [work_report(config, persona, world, e, n) for n, e in enumerate(work_events(persona, world))]
     return out
 
@@ -177,10 +178,22 @@ def revised(parent: ReportPlan, rng, when: dt.datetime) -> ReportPlan:
                       parent.persona, parent=parent.key, version=2)
 
 
-def log_table(rng, hobby: str, first: dt.date, last: dt.date) -> dict[str, Any]:
-    """Sessions of the persona's main hobby in the period: date, minutes, effort; with a total."""
-    days = sorted(rng.sample(range((last - first).days + 1), rng.randint(3, 6)))
-    rows = [[(first + dt.timedelta(days=d)).isoformat(), rng.randrange(20, 125, 5), rng.randint(3, 9)] for d in days]
+def log_sessions(world: World, first: dt.date, last: dt.date) -> tuple[str, list[tuple[dt.date, int]]]:
+    """The hobby the persona did most in the period and its sessions that happened (positive hobby_session events):
+    (date, minutes) from each plan's hours."""
+    plans = {p.plan_id: p for p in world.plans}
+    done = [(e.date, plans[e.plan_id].entity) for e in story_events(world) if e.kind == "hobby_session"
+            and e.valence == "positive" and first <= e.date <= last and e.plan_id in plans]
+    if not done:
+        return "", []
+    hobby = Counter(str(entity.get("hobby")) for _, entity in done).most_common(1)[0][0]
+    return hobby, [(day, 60 * int(entity.get("hours") or 1)) for day, entity in done if entity.get("hobby") == hobby]
+
+
+def log_table(rng, hobby: str, sessions: list[tuple[dt.date, int]]) -> dict[str, Any]:
+    """The persona's log of the sessions of `hobby` that happened in the period (a view of the world's events):
+    date and minutes, and the effort the persona rated each (their own note, not a fact); with a total."""
+    rows = [[day.isoformat(), minutes, rng.randint(3, 9)] for day, minutes in sorted(sessions)]
     total = ["Total", sum(r[1] for r in rows), sum(r[2] for r in rows)]
     return {"caption": f"{hobby.capitalize()} sessions", "columns": ["date", "minutes", "effort"],
             "rows": rows + [total]}

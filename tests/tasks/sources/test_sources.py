@@ -154,3 +154,32 @@ def test_a_rhelm_persona_year_has_at_least_200_documents_of_every_type_and_forma
     types, formats = Counter(d.source_type for d in docs), Counter(d.format for d in docs)
     assert len(docs) >= 200 and set(types) == {"email", "journal", "report"} and set(formats) == {"txt", "md", "html"}
     assert min(types.values()) >= 20 and min(formats.values()) >= 20
+
+
+def test_a_training_log_lists_the_sessions_that_happened_and_each_section_says_something_of_its_own():
+    """p0002-d0094 of the old simulator: a log of sessions on random days; and 'In short: the total row reads 235,
+    19 for minutes, effort' under every heading."""
+    from schemas.config import ProviderConfig, load_preset
+    from tasks.llm.gateway import Gateway
+    from tasks.sources.reports import report_plans
+    from tasks.world import loop, profile
+
+    cfg = load_preset("rhelm")
+    gateway = Gateway(ProviderConfig())
+    persona = profile.enrich_persona(cfg, profile.persona_ids(cfg)[1], profile.seed_texts(cfg)[1], gateway)
+    world = loop.simulate(cfg, persona, gateway)
+    plans = {p.plan_id: p for p in world.plans}
+    done = {(e.date.isoformat(), plans[e.plan_id].entity["hobby"]) for e in world.events
+            if e.kind == "hobby_session" and e.valence == "positive"}
+    logs = [p for p in report_plans(cfg, persona, world) if p.kind == "training_log"]
+    assert logs
+    for log in logs:
+        hobby = log.topic.removesuffix(" log")
+        rows = log.table["rows"][:-1]
+        assert len(rows) >= 2 and all((r[0], hobby) in done for r in rows), (log.topic, rows)
+        assert log.table["rows"][-1][1] == sum(r[1] for r in rows)
+    reports = [d for d in write_sources(cfg, persona, world, gateway).documents if d.source_type == "report"]
+    for doc in reports:
+        paragraphs = [p for p in doc.body.split("\n") if "?" in p]
+        answers = [p.split("?", 1)[1] for p in paragraphs]
+        assert len(set(answers)) == len(answers), (doc.doc_id, answers)

@@ -49,7 +49,7 @@ QUESTION_BANK = {
     "budget": ("Where did spending differ most from the plan?", "Is the {t} on track overall?",
                "Which categories need attention?"),
     "training_log": ("How consistent was practice in the {t}?", "How many minutes were logged in total?",
-                     "When was effort highest?"),
+                     "When was effort highest?", "Which session was the longest?"),
     "status_report": ("Where does the work stand after the decision to {t}?", "What do the metrics show?",
                       "What are the next steps?"),
 }
@@ -141,11 +141,67 @@ def report(context: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 
 def answer(question: str, table: dict[str, Any], rng: random.Random) -> str:
-    """A short paragraph on one question, quoting at most the table's own total row."""
-    total = table["rows"][-1] if table["rows"] and table["rows"][-1][0] == "Total" else None
-    lead = rng.choice(("Looking at this question: ", "On this point: ", "In short: "))
-    fact = (f"the total row reads {', '.join(str(v) for v in total[1:])} "
-            f"for {', '.join(table['columns'][1:])}." if total else f"the table lists {len(table['rows'])} rows.")
+    """A short paragraph answering one question from the table's own cells (the row that differs most, the
+    longest session, the total), so each section says something of its own; the total row when nothing fits."""
+    lead = rng.choice(("Looking at this question: ", "On this point: ", "In short: ", ""))
+    fact = table_fact(question.lower(), table)
     filler = rng.choice(("Nothing here is alarming, but it is worth watching.",
-                         "The pattern matches the last few weeks.", "This is a useful baseline for next time."))
-    return f"{question} {lead}{fact} {filler}"
+                         "The pattern matches the last few weeks.", "This is a useful baseline for next time.", ""))
+    return " ".join(p for p in (question, f"{lead}{fact}" if lead else capital(fact), filler) if p)
+
+
+def table_fact(q: str, table: dict[str, Any]) -> str:
+    """What the table says to question `q` (lower-cased), in one sentence of its cells."""
+    columns, rows = table["columns"], [r for r in table["rows"] if r and r[0] != "Total"]
+    total = next((r for r in table["rows"] if r and r[0] == "Total"), None)
+    if not rows:
+        return "the table has no rows for this period."
+    if columns[:3] == ["category", "planned", "actual"]:
+        if "differ most" in q:
+            r = max(rows, key=lambda r: (abs(r[3]), r[0]))
+            return f"{r[0]} differs most, {r[2]} spent against {r[1]} planned."
+        if "attention" in q:
+            over = [r for r in rows if r[3] > 0]
+            return (f"{_listed([r[0] for r in over])} went over plan, by {_listed([str(r[3]) for r in over])}."
+                    if over else "no category went over plan.")
+        if total:
+            side = "under plan" if total[3] < 0 else "over plan" if total[3] else "exactly on plan"
+            by = f"{abs(total[3])} " if total[3] else ""
+            return f"overall, {total[2]} was spent against {total[1]} planned, {by}{side}."
+    if columns[:3] == ["kind", "events", "positive"]:
+        if "frequent" in q:
+            top = max(r[1] for r in rows)
+            return f"{_listed([r[0] for r in rows if r[1] == top])} came up most, {top} times."
+        if "what happened" in q:
+            top = sorted(rows, key=lambda r: (-r[1], r[0]))[:3]
+            return f"{sum(r[1] for r in rows)} events, most of them {_listed([f'{r[0]} ({r[1]})' for r in top])}."
+        if "change" in q:
+            worst = max(r[3] for r in rows)
+            return (f"{_listed([r[0] for r in rows if r[3] == worst])} went badly most often ({worst})."
+                    if worst else "nothing went badly, so nothing obvious needs to change.")
+        if total:
+            return f"{total[2]} of the {total[1]} events went well."
+    if columns[:2] == ["date", "minutes"]:
+        if "consistent" in q:
+            return f"{len(rows)} sessions were logged, from {rows[0][0]} to {rows[-1][0]}."
+        if "longest" in q:
+            r = max(rows, key=lambda r: (r[1], r[0]))
+            return f"the longest was on {r[0]}, {r[1]} minutes."
+        if "highest" in q:
+            r = max(rows, key=lambda r: (r[2], r[1]))
+            return f"the session on {r[0]} had the highest effort, {r[2]}, over {r[1]} minutes."
+        if total:
+            return f"{total[1]} minutes over {len(rows)} sessions."
+    if columns == ["metric", "value"]:
+        values = {str(r[0]): r[1] for r in rows}
+        if "next" in q and "tasks planned" in values and "tasks completed" in values:
+            left = values["tasks planned"] - values["tasks completed"]
+            return f"{left} of the {values['tasks planned']} planned tasks are still open."
+        return "; ".join(f"{r[0]}: {r[1]}" for r in rows[:3]) + "."
+    if total:
+        return f"the total row reads {', '.join(str(v) for v in total[1:])} for {', '.join(columns[1:])}."
+    return f"the table lists {len(rows)} rows."
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
