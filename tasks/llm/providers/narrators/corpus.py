@@ -15,6 +15,8 @@ from tasks.common.facttext import mentions
 from tasks.llm.providers.offline import narrator
 
 EMOJI = ("🙂", "😊", "🎉", "🙌", "😅", "🤞", "✨", "👍")
+SAD_EMOJI = ("😞", "😕", "🙃", "😩", "💔")
+"""The emoji a persona adds to a setback: never a grin after "I'm more disappointed than I want to admit"."""
 CONTRACTIONS = {
     "I'm": "I am", "I've": "I have", "I'll": "I will", "I'd": "I would", "it's": "it is", "It's": "It is",
     "didn't": "did not", "don't": "do not", "doesn't": "does not", "wasn't": "was not", "can't": "cannot",
@@ -121,13 +123,14 @@ def extra_sentences(style: dict[str, Any], rng: random.Random) -> int:
     return (0 if v < 0.34 else 1 if v < 0.67 else 2) + (1 if rng.random() < 0.3 else 0)
 
 
-def voiced(text: str, style: dict[str, Any], rng: random.Random) -> str:
-    """`text` in the persona's voice: no contractions when formal, emoji when they use them."""
+def voiced(text: str, style: dict[str, Any], rng: random.Random, valence: str | None = None) -> str:
+    """`text` in the persona's voice: no contractions when formal, emoji when they use them (a sad one for a
+    setback: `valence`)."""
     if band(style) == "formal":
         for short, full in CONTRACTIONS.items():
             text = re.sub(rf"(?<!\w){re.escape(short)}(?!\w)", full, text)
     if style.get("emoji") and rng.random() < 0.7:
-        text = f"{text} {rng.choice(EMOJI)}"
+        text = f"{text} {rng.choice(SAD_EMOJI if valence == 'negative' else EMOJI)}"
     return text
 
 

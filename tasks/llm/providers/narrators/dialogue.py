@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tasks.common.facttext import mentions
-from tasks.llm.providers.narrators.corpus import band, capital
+from tasks.llm.providers.narrators.corpus import SAD_EMOJI, band, capital
 from tasks.llm.providers.narrators.dialogue_banks import (
     EMOJI,
     POINT_FRAMES,
@@ -80,14 +80,15 @@ def _same_case(match: re.Match[str], full: str) -> str:
     return capital(out) if match.group(0)[:1].isupper() else out
 
 
-def voiced(text: str, style: dict[str, Any], rng: random.Random) -> str:
-    """`text` in the persona's voice: no contractions when formal, emoji only when they use them."""
+def voiced(text: str, style: dict[str, Any], rng: random.Random, valence: str | None = None) -> str:
+    """`text` in the persona's voice: no contractions when formal, emoji only when they use them (a sad one about
+    a setback: `valence`)."""
     if band(style) == "formal":
         text = formal(text)
     if not style.get("emoji"):
         text = re.sub(r"\s{2,}", " ", _EMOJI_RE.sub("", text)).strip()
     elif not _EMOJI_RE.search(text) and rng.random() < 0.6:
-        text = f"{text} {rng.choice(EMOJI)}"
+        text = f"{text} {rng.choice(SAD_EMOJI if valence == 'negative' else EMOJI)}"
     if band(style) == "casual" and rng.random() < 0.35 and not text.startswith("["):
         text = uncap(text)  # typed in lower case, but not `i` or a name (`kim Nasser`)
     return text
@@ -164,7 +165,7 @@ def build(required: list[str], optional: list[str], context: dict[str, Any], rng
     if rng.random() < 0.55 and not used:  # one of their favourite words, at most once a message
         i = rng.randrange(len(parts))
         parts[i] = with_vocab(parts[i], style, rng, 1.0)
-    return voiced(" ".join(parts), style, rng)
+    return voiced(" ".join(parts), style, rng, (context.get("event") or {}).get("valence"))
 
 
 def doc_parts(attachment: dict[str, Any]) -> tuple[list[str], list[str], list[dict[str, Any]]]:

@@ -90,7 +90,8 @@ def journal(context: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             verb = "managed to" if event["valence"] == "positive" else "tried to"
             story = [f"Today I {verb} {event['title']}."]
         text = " ".join(story + said + [rng.choice(FEELINGS[event["valence"]])])
-        parts.append(f"## {event.get('heading') or capital(event['title'])}\n\n{voiced(text, style, rng)}")
+        heading = event.get("heading") or capital(event["title"])
+        parts.append(f"## {heading}\n\n{voiced(text, style, rng, event['valence'])}")
     bad_day = any(e["valence"] == "negative" for e in context["events"])
     if extra_sentences(style, rng) >= 2 and not bad_day:  # the profile's mood, not said over a setback
         parts.append(f"Mood tonight: {context['mood']}.")
