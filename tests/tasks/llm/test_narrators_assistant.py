@@ -172,3 +172,24 @@ def test_a_request_reply_asks_about_what_it_made():
     assert thing("converting 5 miles to kilometres") == "it"
     asked = {closing("the haiku", random.Random(s)) for s in range(30)}
     assert len(asked) >= 4 and all("the haiku" in q and q.endswith("?") for q in asked)
+
+
+def test_a_reply_ties_back_to_something_else_not_to_the_event_itself():
+    """'And with watercolour painting still in the picture, it's a lot at once' about the watercolour session."""
+    event = {"kind": "hobby_session", "valence": "positive", "entity": {"hobby": "watercolour painting"},
+             "details": {"hobby": "watercolour painting", "spot": "the art club"}}
+    ctx = assistant_context("information_sharing", "positive", "initial", event=event,
+                            mentioned=["watercolour painting", "Delta Foods"],
+                            user_message="I put in some time on painting. It was lovely.")
+    texts = [assistant.assistant_turn(ctx, random.Random(s))["text"] for s in range(20)]
+    assert not any("watercolour painting still in the picture" in t or "told me about watercolour" in t
+                   for t in texts)
+    assert any("Delta Foods" in t for t in texts)
+
+
+def test_a_verb_ending_in_ing_is_no_gerund():
+    """'I might start with bring my own bags' (was taken for a gerund)."""
+    from tasks.llm.providers.narrators.user import suggestion_of
+    assert suggestion_of("It could help to bring your own bags, because you buy what you need.") == \
+        "bringing my own bags"
+    assert assistant.taken_up("Oh, noting what I'd change, that's clever, for real. Ok.") == "noting what you'd change"

@@ -41,7 +41,7 @@ from tasks.llm.providers.narrators.lexicon import (
     specific_handle,
 )
 from tasks.llm.providers.narrators.observations import observation
-from tasks.llm.providers.narrators.realize import capital, gerund, referred, second_person, uncap
+from tasks.llm.providers.narrators.realize import capital, gerund, is_gerund, referred, second_person, uncap
 from tasks.llm.providers.offline import narrator
 
 
@@ -104,10 +104,10 @@ words (`I had not thought of`): the suggestion is group a or b."""
 
 def taken_up(message: str) -> str | None:
     """The suggestion the user's message takes up, in the assistant's words (`writing down how it felt`)."""
-    first = next(iter(user_sentences(message)), "")
+    first = _HEDGES.sub("", next(iter(user_sentences(message)), ""))  # `..., that's clever, for real.`
     found = _TAKEN_UP.match(first)
     phrase = (found.group("a") or found.group("b")) if found else None
-    if not phrase or len(phrase.split()) < 2 or not phrase.split()[0].lower().endswith("ing"):
+    if not phrase or len(phrase.split()) < 2 or not is_gerund(phrase.split()[0]):
         return None
     return second_person(uncap(_HEDGES.sub("", phrase).strip(" ,")))  # `..., lol` is theirs, not the suggestion
 
@@ -376,7 +376,9 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     answered = responses(message, tone, rng, values, limit, before)  # what it says back to each thing they told
     parts += answered
     tie = context["turn_kind"] == "initial" and rng.random() < 0.5  # later in a topic, "earlier" is the topic itself
-    tied = callback(message, mentioned, rng) if tie else None
+    fields = [str(v) for v in (event.get("details") or event.get("entity") or {}).values() if str(v).strip()]
+    elsewhere = [m for m in mentioned if not any(mentions(v, m) or mentions(m, v) for v in fields)]  # not this event
+    tied = callback(message, elsewhere, rng) if tie else None
     parts += [tied] if tied else []
     domain = domain_of(event.get("kind")) if event.get("kind") else attribute_domain(event.get("attribute") or "")
     seen = " ".join([message] + [t.get("text", "") for t in context.get("history") or [] if t.get("role") == "user"])
@@ -431,7 +433,7 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     if not body and stale:  # nothing new left to suggest: point back to what was said
         body.append(rng.choice(BACK_REFS).format(g=gerund(stale[0][0]), G=capital(gerund(stale[0][0]))))
     if not numbered:  # every new suggestion made and still short: what they told earlier, a thought on the
-        tie = callback(message, [m for m in mentioned if not says_value(m, values)], rng)  # news, then an offer
+        tie = callback(message, [m for m in elsewhere if not says_value(m, values)], rng)  # news, then an offer
         more = [tie] if tie and tie not in parts else []
         more += [r for r in picked_up if r not in parts]  # a remark on what they told before more advice
         more += recalled(list(context.get("history") or []), rng, values, before + " ".join(parts).lower(), 3)

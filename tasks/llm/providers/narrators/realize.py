@@ -76,6 +76,15 @@ def participle(vp: str) -> str:
     return _head(vp, "VBN")
 
 
+_ING_VERBS = frozenset({"bring", "sing", "ring", "string", "swing", "cling", "fling", "sting", "wring", "spring"})
+
+
+def is_gerund(word: str) -> bool:
+    """True for an -ing form (`bringing`, `noting`), not a verb that ends in -ing (`bring`)."""
+    w = word.lower()
+    return w.endswith("ing") and w not in _ING_VERBS and len(w) > 4
+
+
 def gerund(vp: str) -> str:
     """`host Kim for a quiz night` -> `hosting Kim for a quiz night`."""
     return _head(vp, "VBG")

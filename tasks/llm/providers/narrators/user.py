@@ -25,6 +25,7 @@ from tasks.llm.providers.narrators.realize import (
     capital,
     first_person,
     gerund,
+    is_gerund,
     past,
     referred,
     sentence,
@@ -281,7 +282,7 @@ def suggestion_of(reply: str) -> str | None:
     if not found:
         return None
     s = first_person(found[0])  # the assistant's `how the gym changes your week`, in the user's words
-    return s if s.split()[0].endswith("ing") else gerund(s[:1].lower() + s[1:])
+    return s if is_gerund(s.split()[0]) else gerund(s[:1].lower() + s[1:])  # `bring` is no gerund
 
 
 def react(context: dict[str, Any], handle: str, rng: random.Random) -> str:
