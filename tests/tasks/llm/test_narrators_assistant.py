@@ -5,6 +5,7 @@ what it thinks of the news."""
 from __future__ import annotations
 
 import random
+import re
 
 from tasks.common.facttext import mentions
 from tasks.llm.providers.narrators import assistant
@@ -193,3 +194,13 @@ def test_a_verb_ending_in_ing_is_no_gerund():
     assert suggestion_of("It could help to bring your own bags, because you buy what you need.") == \
         "bringing my own bags"
     assert assistant.taken_up("Oh, noting what I'd change, that's clever, for real. Ok.") == "noting what you'd change"
+
+
+def test_a_suggestion_that_says_when_takes_no_second_time_phrase():
+    """'Putting the session in your calendar with a reminder the day before before Friday is worth it'."""
+    step = ("put the session in your calendar with a reminder the day before", "it will not sneak up on you")
+    for lead in assistant._LEADS:
+        for seed in range(5):
+            text = assistant.step_sentence(step, lead, "the session", "March 4, 2024", random.Random(seed))
+            assert not re.search(r"day before (?:before|by|ahead of|this week|in the next)", text), text
+            assert "  " not in text and " :" not in text and " ;" not in text, text

@@ -216,11 +216,19 @@ def step_pool(steps: dict[str, tuple[tuple[str, str], ...]], tone: str, category
     return out
 
 
+_TIMED = re.compile(r"\b(?:before|after|next time|this week|next week|each week|every|the day|first|a month|"
+                    r"while|now and then|for a few days|in the meantime)\b")
+"""A suggestion that already says when (`put it in your calendar with a reminder the day before`) takes no other
+time phrase."""
+
+
 def step_sentence(step: tuple[str, str], lead: str, handle: str, date: str, rng: random.Random) -> str:
     """One suggestion in the sentence form `lead` asks for (`You could start by booking ...; ...`)."""
     vp, reason = step
+    when = "" if _TIMED.search(vp) else weekday_phrase(date, rng)  # not `the day before before Friday`
     text = lead.format(b=vp, B=capital(vp), g=gerund(vp), G=capital(gerund(vp)), r=reason, R=capital(reason),
-                       t=weekday_phrase(date, rng))
+                       t=when)
+    text = re.sub(r" +([:;,.])", r"\1", re.sub(r"  +", " ", text))
     text = re.sub(r"\b([Tt])ry to try\b", r"\1ry", text)  # `try to try one new technique`
     if handle not in text and rng.random() < 0.3 and not re.search(r"\b[A-Z][a-z]", text[1:]):  # one named already
         text = rng.choice(("For {h}, {s}", "With {h}, {s}", "As for {h}, {s}")).format(h=handle, s=lower_first(text))
@@ -423,7 +431,8 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
         if not numbered and len(body) >= cap:
             break  # a few suggestions, not a list of everything: the rest of the reply is about what they said
         vp, reason = step
-        when = f" {weekday_phrase(context.get('date', ''), rng)}" if rng.random() < 0.5 else ""
+        when = f" {weekday_phrase(context.get('date', ''), rng)}" if rng.random() < 0.5 and not _TIMED.search(
+            vp) else ""
         body.append(f"{len(body) + 1}. {capital(vp)}{when}: {reason}." if numbered else
                     step_sentence(step, leads[i % len(leads)], handle, context.get("date", ""), rng))
     spare = [step_sentence(step, leads[(len(body) + j) % len(leads)], handle, context.get("date", ""), rng)
@@ -436,7 +445,8 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
         tie = callback(message, [m for m in elsewhere if not says_value(m, values)], rng)  # news, then an offer
         more = [tie] if tie and tie not in parts else []
         more += [r for r in picked_up if r not in parts]  # a remark on what they told before more advice
-        more += recalled(list(context.get("history") or []), rng, values, before + " ".join(parts).lower(), 3)
+        back = recalled(list(context.get("history") or []), rng, values, before + " ".join(parts).lower(), 3)
+        more += back
         while more and words(parts + [lead or ""] + body + [close]) < target:  # what they said, up to its length
             body.append(more.pop(0))
         while spare and words(parts + [lead or ""] + body + [close]) < target:  # more advice, up to its length
@@ -456,6 +466,7 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     told = set(answered) | {p for p in parts if any(mentions(p.replace(handle, ""), m) for m in mentioned)}
     told |= {lead, lead[:-1] + "." if lead and lead.endswith(":") else lead, close}  # by its details; steps by kind
     told |= set(picked_up) | ({thought} if thought else set())  # a remark names its detail, a thought its event
+    told |= set(back) if not numbered else set()  # what they said, named as they said it
     short = short_handle(event.get("kind"), event.get("entity"))
     others = [generic] + ([short] if short and short.lower() not in (handle.lower(), generic.lower())
                           and not says_value(short, values) else [])
