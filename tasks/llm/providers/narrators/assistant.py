@@ -216,10 +216,11 @@ def step_pool(steps: dict[str, tuple[tuple[str, str], ...]], tone: str, category
     return out
 
 
-_TIMED = re.compile(r"\b(?:before|after|next time|this week|next week|each week|every|the day|first|a month|"
-                    r"while|now and then|for a few days|in the meantime)\b")
-"""A suggestion that already says when (`put it in your calendar with a reminder the day before`) takes no other
-time phrase."""
+_TIMED = re.compile(r"\b(?:the day before|next time|this week|next week|each week|every week|in a month|"
+                    r"for a few days|in the meantime|now and then|while it is fresh|the night before|on the first day|"
+                    r"in the first week|first weeks|before you go|before you set off|after training|afterwards)$")
+"""A suggestion that ends saying when (`put it in your calendar with a reminder the day before`) takes no other
+time phrase after it."""
 
 
 def step_sentence(step: tuple[str, str], lead: str, handle: str, date: str, rng: random.Random) -> str:
