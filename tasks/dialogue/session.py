@@ -162,10 +162,8 @@ class SessionWriter(SplitHalves, EventViews):
             event |= {"title": "my background", "kind": "introduction"}
         attachment = attachment_context(topic.doc, self.persona, self.facts)
         event["entity"] = self.title_fields(topic)
-        if kind == "followup":  # the particulars a follow-up may add (the dish, who gave the tip): narrators/user.py
-            plan = next((p for p in self.world.plans if topic.event and p.plan_id == topic.event.plan_id), None)
-            event["details"] = {k: str(v) for k, v in (plan.entity if plan and not topic.intro else {}).items()
-                                if k != "cause_event"}
+        if kind == "followup":  # the particulars a follow-up may add (the dish, who gave the tip)
+            event["details"] = self.plan_details(topic)
         event["values"] = [f.value for f in self.event_facts(topic)]  # never restated whole by a handle
         if kind == "followup":
             last = next((t.text for t in reversed(self.turns) if t.role == "assistant"), "")

@@ -65,17 +65,23 @@ class EventViews:
                     "attribute": fact.attribute if fact else ""}
         if event is None or topic.intro:
             return None
-        # `details`: all of the plan's fields, outcome too (the dish, the rash); the assistant remarks on one only
-        # once the user has said it (narrators/details.py)
-        plan = next((p for p in self.world.plans if p.plan_id == event.plan_id), None)
         return {"kind": event.kind, "valence": event.valence if topic.recall is None else "neutral",
-                "entity": self.title_fields(topic),
-                "details": {k: str(v) for k, v in (plan.entity if plan else {}).items() if k != "cause_event"}}
+                "entity": self.title_fields(topic), "details": self.plan_details(topic)}
+
+    def plan_details(self, topic: Topic) -> dict[str, str]:
+        """All of the topic's plan fields, outcome too (the dish, the rash): the assistant remarks on one only once
+        the user has said it (narrators/details.py), a follow-up may add one not yet told (user_details.py)."""
+        plan = self.plan_of(topic)
+        return {k: str(v) for k, v in plan.entity.items() if k != "cause_event"} if plan and not topic.intro else {}
+
+    def plan_of(self, topic: Topic):
+        """The plan behind the topic's event, or None."""
+        return next((p for p in self.world.plans if topic.event and p.plan_id == topic.event.plan_id), None)
 
     def title_fields(self, topic: Topic) -> dict[str, str]:
         """The fields of the topic's plan that its title names (`colleague`, `team`): what the event is, never
         its outcome (a tip, a diagnosis), so a narrator may name it from the start."""
-        plan = next((p for p in self.world.plans if topic.event and p.plan_id == topic.event.plan_id), None)
+        plan = self.plan_of(topic)
         kind = KINDS.get(plan.kind) if plan else None
         if plan is None or kind is None or topic.intro:
             return {}

@@ -74,7 +74,7 @@ PERSONAL: dict[str, str] = {
 """A STEPS verb phrase -> the same suggestion about the event's person (`{person}`), place (`{place}`) or
 activity (`{activity}`: `knitting`)."""
 
-PERSON_FIELDS = ("colleague", "relative", "friend", "partner", "new_name", "date_name", "person")
+PERSON_FIELDS = ("colleague", "companion", "relative", "friend", "partner", "new_name", "date_name", "person")
 ACTIVITY_FIELDS = ("hobby", "subject")
 PLACE_FIELDS = ("restaurant", "cafe", "venue", "market", "gym", "org", "place", "spot", "school")
 _GENERIC_PLACE = re.compile(r"^(?:the|a|an|home|my|a friend's)\b", re.IGNORECASE)

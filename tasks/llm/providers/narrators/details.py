@@ -13,13 +13,12 @@ gets only the remarks that still fit when it did not go well.
 from __future__ import annotations
 
 import random
-import re
 from typing import Any
 
 import inflect
 
 from tasks.common.facttext import mentions, says_value
-from tasks.llm.providers.narrators.realize import capital, second_person
+from tasks.llm.providers.narrators.realize import bare, capital, second_person
 
 _ENGINE = inflect.engine()
 
@@ -94,19 +93,17 @@ FIELDS: dict[str, Remarks] = {
 }
 """Entity field -> what an attentive listener says and asks about it."""
 
-_ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
-
-
 MASS = frozenset({"dental work"})
 """Details said without an article (`Dental work is never a welcome expense`)."""
 
 
 def _forms(value: str) -> dict[str, str]:
     value = second_person(value)  # `music so loud I couldn't hear myself think`, said to them
-    bare = _ARTICLE.sub("", value)
-    plural = _ENGINE.plural_noun(bare) if bare else bare
-    a = bare if bare in MASS else _ENGINE.a(bare) if bare else bare
-    return {"x": value, "X": capital(value), "bare": bare, "plural": plural, "Plural": capital(plural), "A": capital(a)}
+    plain = bare(value)
+    plural = _ENGINE.plural_noun(plain) if plain else plain
+    a = plain if plain in MASS else _ENGINE.a(plain) if plain else plain
+    return {"x": value, "X": capital(value), "bare": plain, "plural": plural, "Plural": capital(plural),
+            "A": capital(a)}
 
 
 def told_details(entity: dict[str, Any] | None, seen: str, values: list[str] | tuple[str, ...] = ()
@@ -116,9 +113,9 @@ def told_details(entity: dict[str, Any] | None, seen: str, values: list[str] | t
     out = {}
     for key, value in (entity or {}).items():
         value = str(value or "").strip()
-        bare = _ARTICLE.sub("", value) or value
+        plain = bare(value) or value
         if key in FIELDS and value.lower().startswith(FIELDS[key].get("needs", ("",))) and len(value.split()) <= 9 \
-                and mentions(seen, bare) and not says_value(value, values) and not says_value(bare, values):
+                and mentions(seen, plain) and not says_value(value, values) and not says_value(plain, values):
             out[key] = value
     return out
 

@@ -7,7 +7,7 @@ here is a finished sentence.
 
 from __future__ import annotations
 
-import re
+from tasks.llm.providers.narrators.realize import bare
 
 HANDLES: dict[str, str] = {
     "new_job": "the new job", "move_flat": "the move", "adopt_pet": "the adoption", "start_course": "the course",
@@ -450,7 +450,7 @@ def formatted(form: str | None, entity: dict[str, str] | None) -> str | None:
         value = str(value).strip()
         fields[key] = value
         fields[f"{key}_first"] = value.split()[0] if value.split() else value
-        fields[f"{key}_bare"] = re.sub(r"^(?:a|an|the)\s+", "", value, flags=re.IGNORECASE)
+        fields[f"{key}_bare"] = bare(value)
     try:
         return form.format(**fields)
     except (KeyError, IndexError):

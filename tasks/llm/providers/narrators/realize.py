@@ -79,6 +79,11 @@ def participle(vp: str) -> str:
 _ING_VERBS = frozenset({"bring", "sing", "ring", "string", "swing", "cling", "fling", "sting", "wring", "spring"})
 
 
+def bare(value: str) -> str:
+    """`value` without its leading article (`an itchy rash` -> `itchy rash`)."""
+    return re.sub(r"^(?:a|an|the)\s+", "", value.strip(), flags=re.IGNORECASE)
+
+
 def is_gerund(word: str) -> bool:
     """True for an -ing form (`bringing`, `noting`), not a verb that ends in -ing (`bring`)."""
     w = word.lower()

@@ -10,11 +10,11 @@ never restated on the side) and fits how the event went (no dish for a dinner th
 from __future__ import annotations
 
 import random
-import re
 from typing import Any
 
 from tasks.common.facttext import mentions, says_value
-from tasks.llm.providers.narrators.realize import capital, sentence
+from tasks.llm.providers.narrators.advice import PERSON_FIELDS
+from tasks.llm.providers.narrators.realize import bare, capital, sentence
 
 DETAILS: dict[str, dict[str, tuple[str, ...]]] = {
     "dish": {"positive": ("I had the {bare}", "The {bare} really hit the spot", "We both went for the {bare}")},
@@ -33,8 +33,6 @@ DETAILS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 """Plan field -> how the user adds it, by how the event went (`{Who}`: the event's person, by first name)."""
 
-PEOPLE = ("colleague", "companion", "friend", "relative", "partner", "new_name", "date_name", "person")
-_ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
 _NEEDS = {"occasion": ("a ", "an ")}
 
 
@@ -43,19 +41,19 @@ def detail_line(event: dict[str, Any], heard: str, rng: random.Random, told: lis
     """A sentence adding one detail of the event not yet said in the session (`heard`: its turns so far), or None
     when there is none left that may be said."""
     fields = dict(event.get("details") or {})
-    who = next((str(fields[k]).split()[0] for k in PEOPLE if str(fields.get(k) or "").split()), "")
+    who = next((str(fields[k]).split()[0] for k in PERSON_FIELDS if str(fields.get(k) or "").split()), "")
     values = list(event.get("values") or []) + list(told)
     valence = "negative" if event.get("valence") == "negative" else "positive"
     options = []
     for key, value in fields.items():
         frames = DETAILS.get(key, {}).get(valence, ())
-        bare = _ARTICLE.sub("", value.strip())
-        if not frames or not bare or mentions(heard, bare) or not value.lower().startswith(_NEEDS.get(key, ("",))):
+        plain = bare(value)
+        if not frames or not plain or mentions(heard, plain) or not value.lower().startswith(_NEEDS.get(key, ("",))):
             continue
         for frame in frames:
             if "{Who}" in frame and not who:
                 continue
-            line = frame.format(x=value, X=capital(value), bare=bare, Who=who)
+            line = frame.format(x=value, X=capital(value), bare=plain, Who=who)
             if not says_value(line, values):
                 options.append(line)
     return sentence(rng.choice(options)) if options else None

@@ -9,11 +9,10 @@ sentence per fact instead. Any fact the templates missed is appended, so every `
 from __future__ import annotations
 
 import random
-import re
 import string
 from typing import Any
 
-from tasks.llm.providers.narrators.realize import past
+from tasks.llm.providers.narrators.realize import bare, past
 from tasks.llm.providers.narrators.world_life import ASIDES, BECAUSE, CONSTRAINT_LINES, CONSTRAINT_SUFFIXES, LIFE_CORE
 from tasks.llm.providers.offline import narrator
 
@@ -246,7 +245,7 @@ def _event_story(context: dict[str, Any], mentions: list[str], rng: random.Rando
     event, style = context["event"], context["style"]
     valence = event["valence"]
     fields = dict(context["entity"]) | {f"m{i}": m for i, m in enumerate(mentions)}
-    fields |= {f"{k}_bare": re.sub(r"^(?:a|an|the) ", "", str(v)) for k, v in context["entity"].items()}
+    fields |= {f"{k}_bare": bare(str(v)) for k, v in context["entity"].items()}
     fields |= {f"a_m{i}": article(m) for i, m in enumerate(mentions)}
     core = _core(CORE[event["kind"]][valence], fields, event, rng)
     if fields.get("cause"):
