@@ -139,7 +139,7 @@ STEPS: dict[str, dict[str, tuple[Step, ...]]] = {
             ("walk the neighbourhood to find the shop, the pharmacy and the bus stop",
              "it helps the place feel like home"),
             ("take meter readings on the first day", "it avoids billing arguments later"),
-            ("unpack the kitchen and the bedroom first", "the rest can wait a weekend"),
+            ("unpack the rooms you use every day first", "the rest can wait a weekend"),
             ("introduce yourself to the neighbours", "it helps when parcels or problems come up"),
             ("note anything that needs fixing in the first week", "landlords respond better to early reports"),
         ),
@@ -288,7 +288,7 @@ STEPS: dict[str, dict[str, tuple[Step, ...]]] = {
             ("be gentle with yourself while it is unresolved", "worry makes most symptoms worse"),
             ("call the surgery and ask for the first cancellation", "slots free up every day"),
             ("write down when the symptoms come and go", "patterns help the diagnosis"),
-            ("ask whether a nurse or a pharmacist can see you sooner", "they can often help"),
+            ("ask whether a pharmacist can see you sooner", "they can often help"),
         ),
     },
     "outing": {
