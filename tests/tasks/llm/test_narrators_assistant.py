@@ -8,7 +8,7 @@ import random
 import re
 
 from tasks.common.facttext import mentions
-from tasks.llm.providers.narrators import assistant
+from tasks.llm.providers.narrators import assistant, stepwords
 from tasks.llm.providers.narrators.advice import named_parties, personal
 from tasks.llm.providers.narrators.answers import direct_answer
 from tasks.llm.providers.narrators.observations import OBSERVATIONS, observation
@@ -199,8 +199,8 @@ def test_a_verb_ending_in_ing_is_no_gerund():
 def test_a_suggestion_that_says_when_takes_no_second_time_phrase():
     """'Putting the session in your calendar with a reminder the day before before Friday is worth it'."""
     step = ("put the session in your calendar with a reminder the day before", "it will not sneak up on you")
-    for lead in assistant._LEADS:
+    for lead in stepwords.LEADS:
         for seed in range(5):
-            text = assistant.step_sentence(step, lead, "the session", "March 4, 2024", random.Random(seed))
+            text = stepwords.step_sentence(step, lead, "the session", "March 4, 2024", random.Random(seed))
             assert not re.search(r"day before (?:before|by|ahead of|this week|in the next)", text), text
             assert "  " not in text and " :" not in text and " ;" not in text, text

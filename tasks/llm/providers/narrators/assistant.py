@@ -19,7 +19,6 @@ says a value they told back whole (`told_values`): it names the event by a detai
 
 from __future__ import annotations
 
-import datetime as dt
 import random
 import re
 from typing import Any
@@ -28,6 +27,8 @@ from tasks.common.facttext import mentions, says_value
 from tasks.llm.providers.narrators.advice import named_parties, personal, steps_for
 from tasks.llm.providers.narrators.answers import direct_answer
 from tasks.llm.providers.narrators.asides import filler_reply
+from tasks.llm.providers.narrators.closings import closing, followup_question
+from tasks.llm.providers.narrators.detail_steps import detail_steps
 from tasks.llm.providers.narrators.details import asks, remarks, told_details
 from tasks.llm.providers.narrators.docnotes import doc_notes, doc_phrase
 from tasks.llm.providers.narrators.engage import questions, recalled, responses, user_sentences
@@ -42,6 +43,17 @@ from tasks.llm.providers.narrators.lexicon import (
 )
 from tasks.llm.providers.narrators.observations import observation
 from tasks.llm.providers.narrators.realize import capital, gerund, is_gerund, referred, second_person, uncap
+from tasks.llm.providers.narrators.stepwords import (
+    LEADS,
+    PAIR_LEADS,
+    PAIR_SHARE,
+    TIMED,
+    can_pair,
+    pair_sentence,
+    said_steps,
+    step_sentence,
+    weekday_phrase,
+)
 from tasks.llm.providers.offline import narrator
 
 
@@ -55,18 +67,6 @@ def intent_of(message: str) -> str | None:
         if any(c in low for c in cues):
             return intent
     return "plan"
-
-
-def weekday_phrase(date: str, rng: random.Random) -> str:
-    """A time to aim for, relative to the conversation's day (`before Friday`, `over the weekend`)."""
-    try:
-        day = dt.datetime.strptime(date, "%B %d, %Y").date()
-    except ValueError:
-        return rng.choice(("this week", "in the next few days"))
-    ahead = day + dt.timedelta(days=rng.randint(2, 5))
-    soon = "before the week is out" if day.weekday() < 4 else "early next week"
-    return rng.choice((f"before {ahead:%A}", f"by {ahead:%A}", "this week", soon, "in the next few days",
-                       f"ahead of {ahead:%A}"))
 
 
 # ---------------------------------------------------------------- the plan's parts
@@ -187,17 +187,15 @@ def answer_lead(intent: str | None, tone: str, handle: str, rng: random.Random) 
     return None
 
 
+OPEN_ON_TAKEN = 0.6
+"""How often a follow-up reply opens on the suggestion the user took up; else its closing question asks about it."""
+
 MAX_STEPS = 8
 """The most suggestions a reply makes, however long it may be: past that it offers to go on."""
 
 BACK_REFS = ("What I suggested earlier still stands: {g} is the main thing.",
              "I'd still go with {g}, as I said before.", "{G} is still where I'd start, as we said.")
 """A reply with no new suggestion left refers back to one it made earlier in the session."""
-
-_LEADS = ("You could start by {g}; {r}.", "It could help to {b} {t}, because {r}.", "You might {b}; {r}.",
-          "Try to {b} {t}: {r}.", "{G} {t} is worth it, because {r}.", "It's also worth trying to {b}: {r}.",
-          "If you can, {b} {t}; {r}.")
-
 
 def step_pool(steps: dict[str, tuple[tuple[str, str], ...]], tone: str, category: str, handle: str,
               rng: random.Random, parties: dict[str, str] | None = None, doc: str = "it") -> list[tuple[str, str]]:
@@ -214,53 +212,6 @@ def step_pool(steps: dict[str, tuple[tuple[str, str], ...]], tone: str, category
         named += said != vp
         out.append((said.format(np=handle, doc=doc), reason))
     return out
-
-
-_TIMED = re.compile(r"\b(?:the day before|next time|this week|next week|each week|every week|in a month|"
-                    r"for a few days|in the meantime|now and then|while it is fresh|the night before|on the first day|"
-                    r"in the first week|first weeks|before you go|before you set off|after training|afterwards)$")
-"""A suggestion that ends saying when (`put it in your calendar with a reminder the day before`) takes no other
-time phrase after it."""
-
-
-def step_sentence(step: tuple[str, str], lead: str, handle: str, date: str, rng: random.Random) -> str:
-    """One suggestion in the sentence form `lead` asks for (`You could start by booking ...; ...`)."""
-    vp, reason = step
-    when = "" if _TIMED.search(vp) else weekday_phrase(date, rng)  # not `the day before before Friday`
-    text = lead.format(b=vp, B=capital(vp), g=gerund(vp), G=capital(gerund(vp)), r=reason, R=capital(reason),
-                       t=when)
-    text = re.sub(r" +([:;,.])", r"\1", re.sub(r"  +", " ", text))
-    text = re.sub(r"\b([Tt])ry to try\b", r"\1ry", text)  # `try to try one new technique`
-    if handle not in text and rng.random() < 0.3 and not re.search(r"\b[A-Z][a-z]", text[1:]):  # one named already
-        text = rng.choice(("For {h}, {s}", "With {h}, {s}", "As for {h}, {s}")).format(h=handle, s=lower_first(text))
-    return text
-
-
-def followup_question(tone: str, category: str, handle: str, intent: str | None, mentioned: list[str],
-                      rng: random.Random) -> str:
-    """The closing question: about their situation (naming what they told, when it fits), not a generic offer."""
-    named = [m for m in mentioned if len(m.split()) <= 4 and all(w[:1].isupper() or w in ("of", "the", "&", "de")
-                                                                 for w in m.split())]
-    if category == "attachment_consultation":
-        return rng.choice((f"Is there a part of it about {handle} you'd like me to look at more closely?",
-                           f"Does anything in it change your plans for {handle}?",
-                           f"Is anything in it about {handle} unclear to you?"))
-    if category == "scheduling" or intent == "schedule":
-        return rng.choice((f"Which days are already full for you around {handle}?",
-                           f"Is there a deadline for {handle}?",
-                           f"When would you ideally like {handle} to happen?"))
-    if named and rng.random() < 0.4:
-        m = rng.choice(named)
-        return rng.choice((f"How do you feel about {m} now?", f"What was it like with {m}?",
-                           f"Is {m} something you want to keep?"))
-    if tone == "negative":
-        return rng.choice((f"Do you want to try {handle} again, or leave it for now?",
-                           f"How are you feeling about {handle} now?",
-                           f"Is there anything about {handle} I can help you sort out first?",
-                           f"What would make {handle} easier next time?"))
-    return rng.choice((f"What was the best part of {handle}?", f"How are you feeling about {handle}?",
-                       f"Is there a next step for {handle} you're thinking about?",
-                       f"What surprised you most about {handle}?"))  # never `Would you do the bill again?`
 
 
 def intro_reply(context: dict[str, Any], rng: random.Random) -> str:
@@ -329,11 +280,6 @@ def known_handle(event: dict[str, Any], message: str, history: list[dict[str, st
     return generic
 
 
-def lower_first(text: str) -> str:
-    """A sentence of the realizer's own (never starting with a name) with its first letter lower-cased."""
-    return text if text.startswith(("I ", "I'")) else text[:1].lower() + text[1:]
-
-
 def offers_for(handle: str, rng: random.Random) -> list[str]:
     """Offers to go on with the topic, shuffled: what a reply short of its length range ends with."""
     offers = [f"If anything about {handle} changes, tell me and we can adjust the plan together.",
@@ -375,9 +321,11 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     asked = [s for s in user_sentences(message) if s.endswith("?")]
     direct = direct_answer(asked[-1], tone, handle, rng, values, said_before(list(context.get("history") or []))
                            ) if asked else None
+    opened = False  # whether the reply opens on the suggestion they took up
     if context["turn_kind"] == "followup":  # a reaction only to the suggestion they took up, then the answer
         took = taken_up(message)
-        parts = [followup_reaction(took, rng)] if took else []
+        opened = bool(took) and rng.random() < OPEN_ON_TAKEN  # else the closing question asks about it
+        parts = [followup_reaction(took, rng)] if opened else []
     else:
         parts = [reaction(tone, context["turn_kind"], context["category"], handle, name, rng)]
     before = said_before(list(context.get("history") or []))
@@ -405,16 +353,18 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     if context.get("attachment"):
         said = " ".join(t["text"] for t in context.get("history") or [] if t["role"] == "assistant")
         parts += doc_notes(context["attachment"], rng, said, values)
+    taken = taken_up(message) if context["turn_kind"] == "followup" else None  # not suggested again at once
     close = followup_question(tone, context["category"], handle, intent,
-                              [m for m in mentioned if not says_value(m, values)], rng)
+                              [m for m in mentioned if not says_value(m, values)], rng,
+                              None if opened else taken, before)  # the suggestion taken up is named once
     asked_about = questions(parties, tone, rng, before)  # who or where it was, when the user has named them
     asked_about = asks(details, tone, rng, before)[:1] + asked_about if rng.random() < 0.5 else asked_about
-    if asked_about and rng.random() < 0.6:  # about who or where first, then about how they are with it
-        close = f"{asked_about[0]} {close}" if rng.random() < 0.5 else asked_about[0]
+    close = closing(asked_about, close, rng)  # about who or where first, then about how they are with it
     lead = direct or answer_lead(intent, tone, handle, rng)
     pool = step_pool(steps_for(domain, event.get("kind"), event.get("entity")), tone, context["category"], handle, rng,
                      parties, doc_phrase(context.get("attachment")))
-    taken = taken_up(message) if context["turn_kind"] == "followup" else None  # not suggested again at once
+    particular = detail_steps(event.get("details") or event.get("entity"), seen, tone, values, rng)  # the dish
+    pool = particular[:2] + pool[:2] + particular[2:] + pool[2:]  # advice about what they told, among the rest
     fresh = [p for p in pool if p[0].lower() not in before and gerund(p[0]).lower() not in before
              and p[1].lower() not in before  # its reason said: made already, maybe about the event by another name
              and not (taken and gerund(p[0]).lower() in taken.lower())]
@@ -422,22 +372,29 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     pool = fresh  # a suggestion is made once a session
     numbered = bool(lead and lead.endswith(":") and rng.random() < 0.2)
     body: list[str] = []
-    leads = list(_LEADS)
+    leads = list(LEADS)
     rng.shuffle(leads)
     cap = 3 if context["category"] in ("advice_seeking", "scheduling") and context["turn_kind"] == "initial" else 2
-    for i, step in enumerate(pool):
+    date = context.get("date", "")
+    made = 0  # steps made so far: a sentence may make two
+    while made < len(pool):
         so_far = words(parts + [lead or ""] + body + [close])
-        if so_far >= target and len(body) >= 1 or numbered and len(body) >= 5 and so_far >= lo:
+        if so_far >= target and made >= 1 or numbered and made >= 5 and so_far >= lo:
             break  # a numbered list stops at five steps once the reply is long enough
-        if not numbered and len(body) >= cap:
+        if not numbered and made >= cap:
             break  # a few suggestions, not a list of everything: the rest of the reply is about what they said
-        vp, reason = step
-        when = f" {weekday_phrase(context.get('date', ''), rng)}" if rng.random() < 0.5 and not _TIMED.search(
-            vp) else ""
-        body.append(f"{len(body) + 1}. {capital(vp)}{when}: {reason}." if numbered else
-                    step_sentence(step, leads[i % len(leads)], handle, context.get("date", ""), rng))
-    spare = [step_sentence(step, leads[(len(body) + j) % len(leads)], handle, context.get("date", ""), rng)
-             for j, step in enumerate(pool[len(body):MAX_STEPS])]  # more, only when the reply is still short
+        step = pool[made]
+        if numbered:
+            vp, reason = step
+            when = f" {weekday_phrase(date, rng)}" if rng.random() < 0.5 and not TIMED.search(vp) else ""
+            body.append(f"{made + 1}. {capital(vp)}{when}: {reason}.")
+        elif made + 1 < min(len(pool), cap + 1) and can_pair(step, pool[made + 1]) and rng.random() < PAIR_SHARE:
+            body.append(pair_sentence(step, pool[made + 1], rng.choice(PAIR_LEADS), date, rng))  # two in one
+            made += 1
+        else:
+            body.append(step_sentence(step, leads[len(body) % len(leads)], handle, date, rng))
+        made += 1
+    spare = said_steps(pool[made:MAX_STEPS], handle, date, rng, leads, len(body))  # more, only when the reply is short
     while body and words(parts + [lead or ""] + body + [close]) > hi:
         body.pop()
     if not body and stale:  # nothing new left to suggest: point back to what was said
@@ -451,6 +408,8 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
         while more and words(parts + [lead or ""] + body + [close]) < target:  # what they said, up to its length
             body.append(more.pop(0))
         while spare and words(parts + [lead or ""] + body + [close]) < target:  # more advice, up to its length
+            if words(parts + [lead or ""] + body + [close, spare[0]]) > hi:  # two steps in one may be too long
+                break
             body.append(spare.pop(0))
         offers = offers_for(handle, rng)
         while words(parts + [lead or ""] + body + [close]) < lo and offers:

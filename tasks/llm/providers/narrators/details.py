@@ -13,6 +13,7 @@ gets only the remarks that still fit when it did not go well.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 import inflect
@@ -71,7 +72,7 @@ FIELDS: dict[str, Remarks] = {
              "ask_any": ("Did the {bare} come as a surprise?",)},
     "model": {"positive": ("A {bare} is a practical way to get about.",),
               "ask": ("How does the {bare} handle so far?",)},
-    "occasion": {"positive": ("{X} is a good excuse to get everyone together.",),
+    "occasion": {"positive": ("The {bare} sounds like a good excuse to get everyone together.",),
                  "ask": ("Whose idea was the {bare}?",), "needs": ("a ", "an ")},
     "reason": {"negative": ("{X} is nobody's fault, but it still stings when plans fall through.",
                             "You can't plan around {x}.")},
@@ -97,24 +98,28 @@ MASS = frozenset({"dental work"})
 """Details said without an article (`Dental work is never a welcome expense`)."""
 
 
-def _forms(value: str) -> dict[str, str]:
+def forms(value: str) -> dict[str, str]:
+    """A detail's forms for a frame: `x` as said to them, `X` capitalized, `bare` without its article, `plural`,
+    `Plural`, `a` with `a` or `an` and `A` capitalized."""
     value = second_person(value)  # `music so loud I couldn't hear myself think`, said to them
     plain = bare(value)
     plural = _ENGINE.plural_noun(plain) if plain else plain
     a = plain if plain in MASS else _ENGINE.a(plain) if plain else plain
     return {"x": value, "X": capital(value), "bare": plain, "plural": plural, "Plural": capital(plural),
-            "A": capital(a)}
+            "a": a, "A": capital(a)}
 
 
-def told_details(entity: dict[str, Any] | None, seen: str, values: list[str] | tuple[str, ...] = ()
-                 ) -> dict[str, str]:
+def told_details(entity: dict[str, Any] | None, seen: str, values: list[str] | tuple[str, ...] = (),
+                 fields: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, str]:
     """The event's details the user has said in `seen` (what the assistant sees), none that says a told value
-    whole, only fields there is something to say about."""
+    whole, only fields there is something to say about (in `fields`: FIELDS, or another table of frames by field
+    with the same `needs`)."""
+    fields = FIELDS if fields is None else fields
     out = {}
     for key, value in (entity or {}).items():
         value = str(value or "").strip()
         plain = bare(value) or value
-        if key in FIELDS and value.lower().startswith(FIELDS[key].get("needs", ("",))) and len(value.split()) <= 9 \
+        if key in fields and value.lower().startswith(fields[key].get("needs", ("",))) and len(value.split()) <= 9 \
                 and mentions(seen, plain) and not says_value(value, values) and not says_value(plain, values):
             out[key] = value
     return out
@@ -132,7 +137,7 @@ def remarks(details: dict[str, str], tone: str, rng: random.Random, before: str 
     rng.shuffle(keys)
     for key in keys:
         frames = FIELDS[key].get("any", ()) + FIELDS[key].get("negative" if tone == "negative" else "positive", ())
-        said = [f.format(**_forms(details[key])) for f in frames]
+        said = [f.format(**forms(details[key])) for f in frames]
         fresh = [s for s in said if not _said(s, before)]
         if fresh:
             out.append(rng.choice(fresh))
@@ -146,6 +151,6 @@ def asks(details: dict[str, str], tone: str, rng: random.Random, before: str = "
     out = []
     for key, value in details.items():
         frames = FIELDS[key].get("ask_any", ()) + (FIELDS[key].get("ask", ()) if tone != "negative" else ())
-        out += [q for q in (f.format(**_forms(value)) for f in frames) if not _said(q, before)]
+        out += [q for q in (f.format(**forms(value)) for f in frames) if not _said(q, before)]
     rng.shuffle(out)
     return out
