@@ -40,7 +40,7 @@ from tasks.dialogue.mentions import Distractor, Realization, planned, turn_menti
 from tasks.dialogue.sessionparts import EventViews, SplitHalves
 from tasks.dialogue.shape import shape_of, shifted_formality
 from tasks.dialogue.topics import Topic
-from tasks.dialogue.verify import Problem, TurnScope, heard_in, turn_problems, visible
+from tasks.dialogue.verify import Problem, TurnScope, heard_in, turn_problems, untold_forms, visible
 from tasks.llm.gateway import CallSpec
 from tasks.llm.rounds import Chain
 from tasks.world.ontology import ATTRIBUTES
@@ -66,6 +66,8 @@ class SessionWriter(SplitHalves, EventViews):
         """Time refs recorded so far on the current topic (its opening's `when` and callback)."""
         self.told: set[str] = set()
         """Events already announced in this session: a later bullet of one goes on with it instead."""
+        self.whens: dict[str, str] = {}
+        """When the user said each event happened, as they said it (`yesterday`): what the assistant may say back."""
         self.realized: dict[str, Realization] = {}
         """The current topic's planned realizations by fact id (tasks/dialogue/mentions.py)."""
         self.distractors: list[Distractor] = []
@@ -110,6 +112,7 @@ class SessionWriter(SplitHalves, EventViews):
         if topic.event is not None and not topic.intro:
             self.told.add(topic.event.event_id)
         self.refs = list(opening.time_refs)
+        self.whens |= {r.event_id: r.phrase for r in opening.time_refs if r.event_id}
         yield from self.assistant_turn(topic, "filler" if topic.filler else "initial")
         rounds = self.rounds(topic)
         if topic.filler:
@@ -311,13 +314,15 @@ class SessionWriter(SplitHalves, EventViews):
         }
         attempts = self.config.stages.dialogue.max_attempts
         problems: list[Problem] = []
+        avoid: list[str] = []  # what a rejected wording said that the user has not told: the next one must not
         for sample in range(attempts):
-            text = yield from self.generate("assistant_turn", context, sample)
+            text = yield from self.generate("assistant_turn", context | ({"avoid": avoid} if avoid else {}), sample)
             turn = self.draft("assistant", text, topic, kind, [], [], [])
             problems = self.problems(turn, topic)
             if not problems:
                 self.commit(turn)
                 return
+            avoid += [f for f in untold_forms(problems) if f not in avoid]
             self.note(topic, turn, problems, "info", f"wording {sample + 1} of {attempts} rejected; regenerated")
         self.commit(self.draft("assistant", fallback_reply(lo), topic, kind, [], [], []))
         self.note(topic, self.turns[-1], problems, "warning", "every wording was rejected; used a generic reply")

@@ -49,6 +49,7 @@ class EventViews:
 
     world: World
     facts: dict[str, Fact]
+    whens: dict[str, str]
 
     def reply_event(self, topic: Topic) -> dict[str, Any] | None:
         """What the assistant's reply is about: the topic's event (for a callback, the event of the fact called
@@ -66,7 +67,8 @@ class EventViews:
         if event is None or topic.intro:
             return None
         return {"kind": event.kind, "valence": event.valence if topic.recall is None else "neutral",
-                "entity": self.title_fields(topic), "details": self.plan_details(topic)}
+                "entity": self.title_fields(topic), "details": self.plan_details(topic),
+                "when": self.whens.get(event.event_id)}  # as the user said it this session
 
     def plan_details(self, topic: Topic) -> dict[str, str]:
         """All of the topic's plan fields, outcome too (the dish, the rash): the assistant remarks on one only once

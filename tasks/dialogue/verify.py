@@ -13,7 +13,8 @@ The rules (each a `Problem.check` name):
   counts: the fact's first (most specific) surface form, naming something (it has a capital letter), in a
   text about the fact's subject (the persona, or a text naming the subject's first name). Secondary forms
   ("Riverside Arena" of "cancelled evening at Riverside Arena") and plain phrases ("the kitchen") also
-  name places, hobbies and things that exist before the fact does.
+  name places, hobbies and things that exist before the fact does. An assistant turn saying back a form the
+  session told it (the user's checked turn said it) knows no future.
 - `time_ref_in_text` / `relative_time_mismatch`: each recorded TimeRef's phrase occurs in the text and,
   said on the turn's day, can name its date (tasks/dialogue/relativetime.py); every other past relative-time phrase
   the text contains can name one of the topic's dates (its bullet's event, its time refs) or the day itself.
@@ -29,6 +30,7 @@ The rules (each a `Problem.check` name):
 
 from __future__ import annotations
 
+import ast
 import datetime as dt
 import re
 from collections import defaultdict
@@ -85,7 +87,7 @@ def turn_problems(turn: Turn, scope: TurnScope) -> list[Problem]:
                     f"{f.valid_from}..{f.valid_to or ''}") for f in claimed if not holds_on(f, scope.day)]
     index = form_index(scope.facts)
     forms = index.forms_in(turn.text)
-    out += anticipations(forms, index, turn.text, scope)
+    out += anticipations(forms, index, turn.text, scope, scope.heard if turn.role == "assistant" else "")
     out += stale_statements(forms, index, turn.text, scope)
     out += time_problems(turn, scope)
     if turn.role == "assistant":
@@ -190,11 +192,14 @@ def form_index(facts: dict[str, Fact]) -> FormIndex:
     return index
 
 
-def anticipations(forms: list[str], index: FormIndex, text: str, scope: TurnScope) -> list[Problem]:
-    """Specific surface forms in the text that only some later fact has (the turn knows the future)."""
+def anticipations(forms: list[str], index: FormIndex, text: str, scope: TurnScope, heard: str = "") -> list[Problem]:
+    """Specific surface forms in the text that only some later fact has (the turn knows the future); not one the
+    assistant says back from what it heard in the session (`heard`: the user said it, and that turn was checked)."""
     low, known, out = text.lower(), scope.topic_text.lower(), []
+    told = heard.lower()
     for form in forms:
-        if index.first_known[form] <= scope.day or index.occurs(form, scope.topic_text, known):
+        if index.first_known[form] <= scope.day or index.occurs(form, scope.topic_text, known) \
+                or heard and index.occurs(form, heard, told):
             continue
         about = [f for f in index.specific.get(form, ()) if f.subject == scope.persona.name
                  or occurs(first_name(f.subject).lower(), low)]
@@ -254,6 +259,16 @@ def untold(forms: list[str], index: FormIndex, heard: str) -> list[Problem]:
                 "which it was not told in this session")
         for form in forms if not index.occurs(form, heard, low)
     ]  # fmt: skip
+
+
+_UNTOLD = re.compile(  # the message `untold` writes
+    r"^assistant says (?P<form>'[^']*'|\"[^\"]*\") \(")
+
+
+def untold_forms(problems: Sequence[Problem]) -> list[str]:
+    """The fact surface forms a rejected assistant wording said without being told them (`untold`'s messages)."""
+    found = (_UNTOLD.match(p.message) for p in problems if p.check == "assistant_reveals_untold")
+    return [ast.literal_eval(m.group("form")) for m in found if m]
 
 
 def time_problems(turn: Turn, scope: TurnScope) -> list[Problem]:

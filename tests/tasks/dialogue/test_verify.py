@@ -84,6 +84,16 @@ def test_a_turn_may_not_know_a_fact_before_it_is_true(facts):
     assert checks(turn("I miss Boston."), scope(facts, on=7)) == set()
 
 
+def test_the_assistant_saying_back_what_it_heard_knows_no_future(facts):
+    """'It sounds like your go-to café these days is Little Fig' said back to a user whose turn passed (the name
+    is also a later fact's form): not the assistant's foreknowledge."""
+    reply = turn("Daniel loves Austin, you said. " + FILLER_REPLY, role="assistant")
+    assert "turn_anticipates_fact" in checks(reply, scope(facts, on=7, heard="I moved."))
+    assert "turn_anticipates_fact" not in checks(reply, scope(facts, on=7, heard="Daniel loves Austin."))
+    assert "turn_anticipates_fact" in checks(turn("Daniel loves Austin."), scope(facts, on=7,
+                                                                                 heard="Daniel loves Austin."))
+
+
 def test_only_a_specific_form_about_the_subject_counts_as_foreknowledge(facts):
     assert checks(turn("Austin is lovely."), scope(facts, on=7)) == set()  # not about Daniel
     assert checks(turn("I might adopt a rescue dog."), scope(facts, on=1)) == set()  # a secondary form
@@ -110,6 +120,15 @@ def test_the_assistant_states_only_what_it_was_told(facts):
     assert "assistant_reveals_untold" in checks(reply, scope(facts, heard="I adopted a dog."))
     assert checks(reply, scope(facts, heard="I adopted a dog named Biscuit!")) == set()
     assert "assistant_reveals_untold" not in checks(turn("Biscuit is mine."), scope(facts))  # users may say it
+
+
+def test_a_rejected_reply_s_untold_forms_are_read_back_for_the_next_wording(facts):
+    """The session passes them on as `avoid`: the next wording must not say them (session.py assistant_turn)."""
+    from tasks.dialogue.verify import untold_forms
+    reply = turn("Biscuit sounds lovely. " + FILLER_REPLY, role="assistant")
+    problems = turn_problems(reply, scope(facts, heard="I adopted a dog."))
+    assert untold_forms(problems) == ["biscuit"]
+    assert untold_forms([p for p in problems if p.check != "assistant_reveals_untold"]) == []
 
 
 def test_a_turn_talks_about_a_document_instead_of_pasting_it(facts):

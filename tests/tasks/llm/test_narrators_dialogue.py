@@ -403,11 +403,13 @@ def test_an_event_told_earlier_in_the_session_is_not_announced_again():
 
 
 def test_the_assistant_answers_the_question_it_was_asked():
-    asked = {"Should I tell my sister about Biscuit?": ("tell people", "share it with the people"),
+    asked = {"Should I tell my sister about Biscuit?": ("tell people", "share it with the people", "to tell anyone",
+                                                        "Tell people", "nice to pass on", "tell whoever"),
              "Am I overthinking the vet visit?": ("A little, maybe", "Probably a bit"),
              "Do you think I should adopt a rescue dog again soon?": ("Yes, I would", "I think so", "again, yes"),
-             "When should I book the vet for Biscuit?": ("slot", "fixed in your week"),
-             "How do I stop worrying about it?": ("normal to feel", "kind to yourself")}
+             "When should I book the vet for Biscuit?": ("slot", "fixed in your week", "book it in", "fits best"),
+             "How do I stop worrying about it?": ("normal to feel", "kind to yourself", "a little room",
+                                                  "a while to settle")}
     for message, answers in asked.items():
         for seed in range(20):
             text = assistant.assistant_turn(assistant_context("advice_seeking", user_message=message),

@@ -68,3 +68,79 @@ def test_closing_question_asks_about_the_suggestion_taken_up_and_avoids_repeats(
         q = closings.followup_question("positive", "information_sharing", "the dinner", "tell", [],
                                        random.Random(seed), before=before)
         assert q.lower() not in before
+
+
+def test_each_coordinated_verb_of_a_suggestion_is_inflected():
+    """'With the race, you could start by stretching and rest properly' (only the head verb was inflected)."""
+    from tasks.llm.providers.narrators.realize import gerund, past
+    assert gerund("stretch and rest properly for a few days") == "stretching and resting properly for a few days"
+    assert gerund("call the surgery and ask for the first cancellation") == \
+        "calling the surgery and asking for the first cancellation"
+    assert gerund("print or save the tickets in one place") == "printing or saving the tickets in one place"
+    assert past("drink plenty and eat well") == "drank plenty and ate well"
+    assert gerund("fix the things that cannot move first and fit {np} around them") == \
+        "fixing the things that cannot move first and fitting {np} around them"
+    # nouns, and verbs of a clause of their own, stay as they are
+    assert gerund("write down the birthdays and dates that came up") == \
+        "writing down the birthdays and dates that came up"
+    assert gerund("check every date and amount in it") == "checking every date and amount in it"
+    assert gerund("note anything that asks you to reply or act") == "noting anything that asks you to reply or act"
+    assert gerund("use the time to sort your kit or plan the next piece") == \
+        "using the time to sort your kit or plan the next piece"
+    assert gerund("write down when the symptoms come and go") == "writing down when the symptoms come and go"
+
+
+def test_the_event_is_named_with_when_the_user_said_it_happened():
+    """'yesterday's lunch with Robin', 'Tuesday's session' for 'on Tuesday', 'the session two days ago'; a name
+    stays as it is (not 'Auckland earlier today')."""
+    said = {stepwords.timed_handle("the lunch with Robin", "yesterday", random.Random(s)) for s in range(20)}
+    assert said == {"yesterday's lunch with Robin", "the lunch with Robin yesterday"}
+    assert "Tuesday's session" in {stepwords.timed_handle("the session", "on Tuesday", random.Random(s))
+                                   for s in range(20)}
+    assert stepwords.timed_handle("the session", "two days ago", random.Random(1)) == "the session two days ago"
+    assert stepwords.timed_handle("Auckland", "earlier today", random.Random(1)) == "Auckland"
+
+
+def test_a_reply_says_when_the_event_was_only_as_the_user_said_it():
+    from tasks.dialogue.relativetime import find
+    from tasks.llm.providers.narrators import assistant
+    from tests.tasks.llm.test_narrators_dialogue import assistant_context
+    event = {"kind": "colleague_lunch", "valence": "positive", "entity": {"colleague": "Robin Hale"},
+             "when": "yesterday"}
+    said = assistant_context("information_sharing", event=event, mentioned=["Robin Hale"],
+                             user_message="I had lunch with Robin yesterday. It was lovely.")
+    texts = [assistant.assistant_turn(said, random.Random(s))["text"] for s in range(30)]
+    timed = [t for t in texts if "yesterday's lunch" in t or "lunch with Robin yesterday" in t
+             or "Robin seem yesterday" in t or "since yesterday" in t]
+    assert len(timed) >= 10, texts
+    assert all(set(find(t)) <= {"yesterday"} for t in texts)  # no other time of the event is made up
+    assert all(t.count("yesterday") <= 2 for t in texts)
+    unsaid = assistant_context("information_sharing", event=event, mentioned=["Robin Hale"],
+                               user_message="I had lunch with Robin. It was lovely.")
+    assert not any("yesterday" in assistant.assistant_turn(unsaid, random.Random(s))["text"] for s in range(30))
+
+
+def test_a_question_about_the_event_s_person_may_be_set_in_the_occasion():
+    from tasks.llm.providers.narrators.engage import questions
+    asked = {q for s in range(30) for q in questions({"person": "Robin"}, "positive", random.Random(s), "",
+                                                   "colleague_lunch", "on Tuesday")}
+    assert "How did Robin seem at lunch?" in asked and "How did Robin seem on Tuesday?" in asked
+    assert "Have you heard from Robin since Tuesday?" in asked and "How did Robin seem?" in asked
+    # asked once a session, whatever it was set in
+    again = questions({"person": "Robin"}, "positive", random.Random(1), "how did robin seem at lunch?",
+                      "colleague_lunch", "on Tuesday")
+    assert not any(q.startswith("How did Robin seem") for q in again)
+
+
+def test_a_reply_avoids_what_a_rejected_wording_said_untold():
+    """The verifier rejected 'the dinner at Casa Lola' (an untold fact's form): the next wording must not say it."""
+    from tasks.llm.providers.narrators import assistant
+    from tests.tasks.llm.test_narrators_dialogue import assistant_context
+    event = {"kind": "dinner_out", "valence": "positive", "entity": {"restaurant": "Casa Lola"}}
+    base = assistant_context("information_sharing", event=event, mentioned=["Casa Lola"],
+                             user_message="We had dinner out tonight. Casa Lola was lovely.")
+    before = [assistant.assistant_turn(base, random.Random(s))["text"] for s in range(20)]
+    assert any("dinner at Casa Lola" in t for t in before)
+    after = [assistant.assistant_turn(base | {"avoid": ["dinner at casa lola"]}, random.Random(s))["text"]
+             for s in range(20)]
+    assert not any("dinner at casa lola" in t.lower() for t in after), after

@@ -39,8 +39,9 @@ def filler_reply(context: dict[str, Any], rng: random.Random) -> str:
     if filler.get("kind") == "request":
         answer = dialogue_filler.ANSWERS.get(topic) or f"Here is a simple way to approach {topic}: keep it practical."
         return " ".join([rng.choice((f"Happy to help with {topic}.", f"Of course, I can help with {topic}.",
-                                     f"Sure, let's sort out {topic}.")), answer,
-                         closing(thing(said), rng)])
+                                     f"Sure, let's sort out {topic}.", f"Good idea; let's look at {topic}.",
+                                     f"Let's do {topic}.")), answer,
+                         closing(thing(said), rng, topic)])
     remark = dialogue_filler.SMALL_TALK.get(topic) or f"I always enjoy hearing about {topic}."
     return " ".join([rng.choice((f"Ha, I know what you mean about {topic}.", f"Oh, {topic}, nice.",
                                  f"I like that you noticed {topic}.")), remark,
@@ -65,27 +66,40 @@ def filler_followup_reply(filler: dict[str, Any], topic: str, message: str, rng:
         return " ".join([body, rng.choice(("Once it clicks, the rest follows quickly.", "That's the core of it.",
                                            "Everything else is detail you can add later.",
                                            f"That is most of what matters for {t}." if t != "it" else
-                                           "That is most of what matters.")),
+                                           "That is most of what matters.", "The rest comes with practice.",
+                                           "Start there and adjust as you go.",
+                                           f"With {topic}, that one step does most of the work.")),
                          rng.choice(("Anything else you'd like on it?", "Does that work for you?",
                                      f"Shall I write {t} down as a note?", f"Would a second version of {t} help?",
-                                     f"Is {t} any clearer now?" if t != "it" else "Is it any clearer now?"))])
+                                     f"Is {t} any clearer now?" if t != "it" else "Is it any clearer now?",
+                                     f"Would a worked example of {topic} help?",
+                                     f"Is there a part of {topic} you'd like to go over again?"))])
     if "anything" in low or "should i" in low:
         body = rng.choice(("Not really, it's harmless; just enjoy it.", "Nothing you need to do, honestly.",
                            "No need, it usually sorts itself out."))
     else:
         body = rng.choice(("Mostly, yes, though it varies from place to place.", "Pretty much, yes.",
-                           "More or less, it depends on the season and where you are."))
+                           "More or less, it depends on the season and where you are.", "Usually, yes.",
+                           "It depends, but more often than not, yes."))
     return " ".join([body, rng.choice(("Small things like that add up over a day.", "Thanks for sharing it with me.",
-                                       "It's the kind of detail most people walk past.")),
+                                       "It's the kind of detail most people walk past.",
+                                       f"It's funny how something like {topic} can colour a whole day.",
+                                       f"I'm glad you told me about {topic}.",
+                                       f"It's nice to notice something like {topic} in a busy week.")),
                      rng.choice(("Has anything else caught your eye lately?", "Have you noticed it before?",
-                                 "Is it still going on?", "Did anyone else spot it?"))])
+                                 "Is it still going on?", "Did anyone else spot it?",
+                                 f"What did {topic} remind you of?",
+                                 "Does that happen to you often?"))])
 
 
-def closing(t: str, rng: random.Random) -> str:
-    """The question after a request's answer, about what was made (`Want me to change anything in the haiku?`)."""
+def closing(t: str, rng: random.Random, topic: str = "") -> str:
+    """The question after a request's answer, about what was made (`Want me to change anything in the haiku?`), or
+    about what was asked (`topic`)."""
     if t == "it":
+        about = (f"Is that the kind of help you wanted with {topic}?", f"Shall I say more about {topic}?",
+                 f"Would you like a different take on {topic}?") if topic else ()
         return rng.choice(("Want me to change anything in it?", "Shall I make a shorter version?",
-                           "Is that what you had in mind?", "Shall I go into more detail?"))
+                           "Is that what you had in mind?", "Shall I go into more detail?", *about))
     return rng.choice((f"Want me to change anything in {t}?", f"Shall I make a shorter version of {t}?",
                        f"Is {t} what you had in mind?", f"Would you like {t} in a different style?",
                        f"Shall I add anything to {t}?"))

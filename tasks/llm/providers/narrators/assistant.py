@@ -42,6 +42,7 @@ from tasks.llm.providers.narrators.lexicon import (
     specific_handle,
 )
 from tasks.llm.providers.narrators.observations import observation
+from tasks.llm.providers.narrators.openings import BACK_REFS, answer_lead, followup_reaction, offers_for, reaction
 from tasks.llm.providers.narrators.realize import capital, gerund, is_gerund, referred, second_person, uncap
 from tasks.llm.providers.narrators.stepwords import (
     LEADS,
@@ -52,6 +53,7 @@ from tasks.llm.providers.narrators.stepwords import (
     pair_sentence,
     said_steps,
     step_sentence,
+    timed_handle,
     weekday_phrase,
 )
 from tasks.llm.providers.offline import narrator
@@ -72,28 +74,6 @@ def intent_of(message: str) -> str | None:
 # ---------------------------------------------------------------- the plan's parts
 
 
-def reaction(tone: str, kind: str, category: str, handle: str, name: str, rng: random.Random) -> str:
-    """The first sentence: what the assistant feels about the news, naming what it is about."""
-    if category == "attachment_consultation" and kind == "initial":
-        return rng.choice((f"Thanks for sharing this about {handle}.", f"Happy to look at this with you, {name}.",
-                           f"Let's go through what it says about {handle}.", f"Good idea to check it, {name}."))
-    if kind == "followup":
-        return rng.choice((f"Good question about {handle}.", f"Let's think about {handle} a bit more.",
-                           f"That's a fair thing to wonder about {handle}.", f"Yes, let's look at {handle} again."))
-    if tone == "positive":
-        return rng.choice((f"That's great news about {handle}!", f"Oh, {handle} sounds like it went really well.",
-                           f"I'm really glad {handle} worked out.", f"Congratulations on {handle}!",
-                           f"That sounds like a lovely result for {handle}.",
-                           f"{capital(handle)} sounds wonderful, {name}!"))
-    if tone == "negative":
-        return rng.choice((f"I'm sorry {handle} didn't go the way you hoped.",
-                           f"Oh no, {name}, {handle} sounds frustrating.",
-                           f"That's a shame about {handle}.", f"I'm sorry, {name}, {handle} sounds disappointing.",
-                           f"What a pity about {handle}."))
-    return rng.choice((f"Thanks for the update on {handle}.", f"Thanks for letting me know about {handle}, {name}.",
-                       f"Good to hear how {handle} is going."))
-
-
 _TAKEN_UP = re.compile(
     r"^(?:I like the idea of|Good point about|I hadn't thought of|I had not thought of|I'll try|I will try|Yes,|"
     r"I might start with|Oh,|I can manage)\s+(?P<a>[^.?!]+?)(?:,? (?:could work|that's clever|that is clever))?[.!]|"
@@ -110,13 +90,6 @@ def taken_up(message: str) -> str | None:
     if not phrase or len(phrase.split()) < 2 or not is_gerund(phrase.split()[0]):
         return None
     return second_person(uncap(_HEDGES.sub("", phrase).strip(" ,")))  # `..., lol` is theirs, not the suggestion
-
-
-def followup_reaction(taken: str, rng: random.Random) -> str:
-    """A reply's first sentence when the user took up a suggestion: about that suggestion."""
-    return rng.choice((f"Glad {taken} sounds manageable.", f"Yes, {taken} is a good first step.",
-                       f"{capital(taken)} shouldn't take long, and it pays off.",
-                       f"I think {taken} will help more than it looks.", f"Good, start with {taken}, then."))
 
 
 _NOT_REFLECTED = re.compile(r"^(?:I'm|I am|I'll|I will|I'd|I like|I hadn't|I might|I can|Thought|Just|That's where|"
@@ -164,38 +137,11 @@ def callback(message: str, mentioned: list[str], rng: random.Random) -> str | No
                        f"I remember you mentioned {m} as well."))
 
 
-def answer_lead(intent: str | None, tone: str, handle: str, rng: random.Random) -> str | None:
-    """The sentence that answers the question directly, before the steps."""
-    if intent == "tell":
-        return rng.choice((f"I'd tell the people {handle} affects first, and everyone else when you feel ready.",
-                           f"Yes, I think telling people about {handle} is fine, starting with whoever it touches "
-                           "most."))
-    if intent == "remember":
-        return rng.choice((f"A short note about {handle} today is enough; you don't need a system.",
-                           f"The easiest way is to write {handle} down while it's fresh."))
-    if intent == "schedule":
-        return rng.choice((f"Let's find {handle} a proper slot.",
-                           f"Start with what is fixed in your week and fit {handle} around it."))
-    if intent == "cope":
-        return rng.choice((f"It's completely normal to feel unsettled after {handle}.",
-                           f"Be kind to yourself first; the practical side of {handle} can wait a day."))
-    if intent == "plan":
-        return rng.choice((f"Here's how I'd approach {handle}:", f"A few things could help with {handle}:",
-                           f"I'd keep {handle} simple:", f"For {handle}, this is what I'd do:"))
-    if tone == "negative":
-        return rng.choice((f"If it helps, here's what I'd do next about {handle}:", f"A couple of ideas for {handle}:"))
-    return None
-
-
 OPEN_ON_TAKEN = 0.6
 """How often a follow-up reply opens on the suggestion the user took up; else its closing question asks about it."""
 
 MAX_STEPS = 8
 """The most suggestions a reply makes, however long it may be: past that it offers to go on."""
-
-BACK_REFS = ("What I suggested earlier still stands: {g} is the main thing.",
-             "I'd still go with {g}, as I said before.", "{G} is still where I'd start, as we said.")
-"""A reply with no new suggestion left refers back to one it made earlier in the session."""
 
 def step_pool(steps: dict[str, tuple[tuple[str, str], ...]], tone: str, category: str, handle: str,
               rng: random.Random, parties: dict[str, str] | None = None, doc: str = "it") -> list[tuple[str, str]]:
@@ -280,13 +226,20 @@ def known_handle(event: dict[str, Any], message: str, history: list[dict[str, st
     return generic
 
 
-def offers_for(handle: str, rng: random.Random) -> list[str]:
-    """Offers to go on with the topic, shuffled: what a reply short of its length range ends with."""
-    offers = [f"If anything about {handle} changes, tell me and we can adjust the plan together.",
-              f"We can come back to {handle} whenever you want to go through the options again.",
-              f"Once you have tried that, tell me how {handle} looks and we'll take the next step."]
-    rng.shuffle(offers)
-    return offers
+WHEN_SHARE = 0.6
+"""How often a reply names the event with when the user said it happened (`yesterday's lunch with Robin`)."""
+
+
+def said_when(text: str, handle: str, timed: str) -> str:
+    """`text` with its first naming of the event by `handle` replaced by `timed`, keeping a sentence's capital;
+    unchanged when it already says a time (`the session today` would say it twice)."""
+    if re.search(r"\b(?:today|yesterday|tonight|ago|last|this (?:morning|afternoon|evening|week))\b", text, re.I):
+        return text
+    at = text.lower().find(handle.lower())
+    if at < 0:
+        return text
+    said = capital(timed) if at == 0 and text[:1].isupper() else timed
+    return text[:at] + said + text[at + len(handle):]
 
 
 def said_before(history: list[dict[str, str]]) -> str:
@@ -309,7 +262,7 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     event = context.get("event") or {}
     tone = context.get("tone") or "neutral"
     message, mentioned = context["user_message"], list(context.get("mentioned") or [])
-    values = list(context.get("told_values") or [])
+    values = list(context.get("told_values") or []) + list(context.get("avoid") or [])  # avoid: said untold
     handle = known_handle(event, message, list(context.get("history") or []), rng, values)
     if event.get("phrase"):  # a callback to background, named as the user named it
         handle = second_person(event["phrase"])
@@ -357,7 +310,9 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     close = followup_question(tone, context["category"], handle, intent,
                               [m for m in mentioned if not says_value(m, values)], rng,
                               None if opened else taken, before)  # the suggestion taken up is named once
-    asked_about = questions(parties, tone, rng, before)  # who or where it was, when the user has named them
+    when = (event.get("when") or "").strip()  # as the user said it, if they did: said back once in the reply
+    when = when if when and mentions(seen, when) and not says_value(when, values) else ""
+    asked_about = questions(parties, tone, rng, before, event.get("kind"), when)  # who or where, when named
     asked_about = asks(details, tone, rng, before)[:1] + asked_about if rng.random() < 0.5 else asked_about
     close = closing(asked_about, close, rng)  # about who or where first, then about how they are with it
     lead = direct or answer_lead(intent, tone, handle, rng)
@@ -430,11 +385,15 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     short = short_handle(event.get("kind"), event.get("entity"))
     others = [generic] + ([short] if short and short.lower() not in (handle.lower(), generic.lower())
                           and not says_value(short, values) else [])
+    when = when if rng.random() < WHEN_SHARE and not re.search(r"\b(?:today|yesterday|ago|last|this|then|on "
+                                                               r"[A-Z]\w+day)\b", close) else ""  # not twice
     out, named = [], False
     for p in parts:  # the details once in the reply, then by its kind or a detail, in turn
         if p not in told and named:
             other = others[len(out) % len(others)]
             p = referred(f"{handle} {p}", handle, other)[len(handle) + 1:]
+        if when and not named and p not in answered and mentions(p, handle):
+            p, when = said_when(p, handle, timed_handle(handle, when, rng)), ""
         named = named or mentions(p, handle)
         out.append(p)
     parts = out

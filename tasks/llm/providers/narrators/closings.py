@@ -19,14 +19,18 @@ TAKEN_QUESTIONS = ("When do you think you'll get round to {t}?", "What might get
 asked when the reply has not already opened on it."""
 
 INTENT_QUESTIONS = {
-    "tell": ("Who do you think you'll tell first about {h}?", "Is there anyone you're nervous about telling?",
-             "How do you think people will take the news about {h}?"),
-    "remember": ("Where do you usually keep notes like this?", "Is there anything about {h} you're afraid of "
-                 "forgetting?", "Would a reminder on your phone help with {h}?"),
-    "cope": ("What usually helps you unwind after a day like this?", "Is there someone you can talk {h} over with?",
-             "How are you sleeping with {h} on your mind?"),
+    "tell": ("Who do you think you'll tell first about {h}?", "Is there anyone you're nervous about telling about "
+             "{h}?", "How do you think people will take the news about {h}?", "Who would most like to hear about "
+             "{h}?", "Would you rather tell people about {h} in person or by message?"),
+    "remember": ("Where do you usually keep notes about things like {h}?", "Is there anything about {h} you're "
+                 "afraid of forgetting?", "Would a reminder on your phone help with {h}?", "What about {h} would "
+                 "you most like to remember in a year?", "Do you keep a diary or notes app for things like {h}?"),
+    "cope": ("What usually helps you unwind after something like {h}?", "Is there someone you can talk {h} over "
+             "with?", "How are you sleeping with {h} on your mind?", "What would make the rest of the week "
+             "easier after {h}?", "Have you had any time to yourself since {h}?"),
     "plan": ("What's the first thing you want to sort out for {h}?", "How much time can you give {h} this week?",
-             "Is there a part of {h} you'd rather not do alone?"),
+             "Is there a part of {h} you'd rather not do alone?", "What would a good outcome for {h} look like "
+             "to you?", "Is anything about {h} already fixed, or is it all open?"),
 }
 """About what the user asked for help with (assistant.py `intent_of`)."""
 INTENT_SHARE = 0.5
@@ -45,7 +49,10 @@ def followup_question(tone: str, category: str, handle: str, intent: str | None,
     if category == "attachment_consultation":
         return rng.choice(fresh((f"Is there a part of it about {handle} you'd like me to look at more closely?",
                                  f"Does anything in it change your plans for {handle}?",
-                                 f"Is anything in it about {handle} unclear to you?"), before))
+                                 f"Is anything in it about {handle} unclear to you?",
+                                 f"Was there anything in it about {handle} you didn't expect?",
+                                 f"Do you need to reply to any of it about {handle}?",
+                                 f"Which part of it matters most for {handle}?"), before))
     if taken:  # the suggestion they took up, named here and nowhere else in the reply
         return rng.choice(fresh([q.format(t=taken) for q in TAKEN_QUESTIONS], before))
     if intent in INTENT_QUESTIONS and rng.random() < INTENT_SHARE:
@@ -53,7 +60,9 @@ def followup_question(tone: str, category: str, handle: str, intent: str | None,
     if category == "scheduling" or intent == "schedule":
         return rng.choice(fresh((f"Which days are already full for you around {handle}?",
                                  f"Is there a deadline for {handle}?",
-                                 f"When would you ideally like {handle} to happen?"), before))
+                                 f"When would you ideally like {handle} to happen?",
+                                 f"Would mornings or evenings suit {handle} better?",
+                                 f"How much notice do you need for {handle}?"), before))
     if named and rng.random() < 0.4:
         m = rng.choice(named)
         return rng.choice(fresh((f"How do you feel about {m} now?", f"What was it like with {m}?",
@@ -62,10 +71,17 @@ def followup_question(tone: str, category: str, handle: str, intent: str | None,
         return rng.choice(fresh((f"Do you want to try {handle} again, or leave it for now?",
                                  f"How are you feeling about {handle} now?",
                                  f"Is there anything about {handle} I can help you sort out first?",
-                                 f"What would make {handle} easier next time?"), before))
+                                 f"What would make {handle} easier next time?",
+                                 f"What bothered you most about {handle}?",
+                                 f"Has {handle} changed how you feel about trying again?",
+                                 f"What would you do differently about {handle}, looking back?"), before))
     return rng.choice(fresh((f"What was the best part of {handle}?", f"How are you feeling about {handle}?",
                              f"Is there a next step for {handle} you're thinking about?",
-                             f"What surprised you most about {handle}?"), before))  # not `Would you do the bill again?`
+                             f"What surprised you most about {handle}?",  # not `Would you do the bill again?`
+                             f"What will you remember most about {handle}?",
+                             f"How did {handle} compare with what you expected?",
+                             f"Has {handle} given you any ideas for what's next?",
+                             f"What's next for you after {handle}?"), before))
 
 
 _OPENERS = ("What", "How", "Is", "Was", "Do", "Did", "Does", "Would", "Have", "Had", "Which", "When", "Where", "Who")

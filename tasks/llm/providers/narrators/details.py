@@ -26,18 +26,23 @@ _ENGINE = inflect.engine()
 Remarks = dict[str, tuple[str, ...]]
 """`any`, `positive` and `negative` remarks, and `ask` questions (asked only after an event that went well, or
 `ask_any` whatever happened); `{x}` is the detail as the plan says it, `{X}` capitalized, `{bare}` without its
-article, `{A}` with `a` or `an`, `{plural}` the bare detail in the plural; `needs`: the starts a detail must have to
-be remarked on (`a karaoke night`, not `the weekend`)."""
+article, `{A}` with `a` or `an`, `{plural}` the bare detail in the plural, `{be}` `is` or `are` as it agrees;
+`needs`: the starts a detail must have to be remarked on (`a karaoke night`, not `the weekend`)."""
 
 FIELDS: dict[str, Remarks] = {
     "dish": {"positive": ("You can't go wrong with {bare} done well.", "There's nothing like good {bare} on a "
-                          "night out.", "I can almost taste the {bare} from here."),
+                          "night out.", "I can almost taste the {bare} from here.",
+                          "Good {bare} is worth going out of your way for.", "Done properly, {bare} is hard to beat.",
+                          "I'd have ordered the {bare} too."),
              "ask": ("Did the {bare} live up to it?", "Would you order the {bare} again?")},
     "drink": {"positive": ("{X} is a nice way to give yourself ten minutes.", "Nothing fancy, but {x} can make a "
-                           "morning."),
+                           "morning.", "There's something about {a} in a quiet corner.", "{A} and a bit of "
+                           "peace is a good combination.", "A well-made {bare} is a small luxury worth having.",
+                           "{X} sounds like exactly the right order."),
               "ask": ("Do you always go for {x} there?",)},
     "problem": {"negative": ("{X} would put anyone off.", "Honestly, {x} is not what anyone pays for.",
-                             "After {x}, I wouldn't be in a hurry to go back either.")},
+                             "After {x}, I wouldn't be in a hurry to go back either.", "{X} is a fair thing to "
+                             "be annoyed about.", "Nobody should have to put up with {x}.")},
     "city": {"positive": ("{X} is a great place to wander without a plan.", "There's always more to see in {x}."),
              "ask": ("Did you get to see much of {x}?", "What was your favourite corner of {x}?",
                      "Would you go back to {x}?")},
@@ -45,16 +50,21 @@ FIELDS: dict[str, Remarks] = {
     "artist": {"positive": ("Seeing {x} live must have been something.", "Live music like {x} hits differently in "
                             "a room full of people."),
                "ask": ("What did {x} open with?", "Had you seen {x} before?")},
-    "venue": {"positive": ("A good night at {x} can stay with you for weeks.",),
+    "venue": {"positive": ("A good night at {x} can stay with you for weeks.", "{X} sounds like a great room for "
+                           "live music.", "Venues like {x} make a gig feel like an occasion.",
+                           "It's nice when {x} lives up to its reputation."),
               "ask": ("How was the sound at {x}?",)},
-    "complaint": {"any": ("{X} can really wear you down.", "{X} is the kind of thing that is easy to put off and "
-                          "hard to ignore.", "It's sensible to get {x} looked at rather than wait."),
+    "complaint": {"any": ("{X} can really wear you down.", "{X} {be} the kind of thing that is easy to put off and "
+                          "hard to ignore.", "It's sensible to get {x} looked at rather than wait.",
+                          "{X} {be} worth taking seriously, even when it seems minor.", "Living with {x} day to "
+                          "day is tiring."),
                   "ask_any": ("How long had {x} been bothering you?",)},
     "injury": {"any": ("A {bare} takes patience to heal.", "A {bare} is frustrating, but it does get better with "
                        "rest.", "Rest is the only real cure for a {bare}, annoyingly."),
                "ask_any": ("Has someone had a proper look at the {bare}?",)},
     "goal": {"positive": ("{X} is a great thing to work towards.", "Having {x} to aim for makes each session count.",
-                          "{X} sounds very doable at this rate."),
+                          "{X} sounds very doable at this rate.", "A clear goal like {x} makes it easier to "
+                          "see progress.", "{X} is the kind of target that keeps you honest."),
              "ask": ("How far off {x} do you feel now?", "What's the next step towards {x}?")},
     "spot": {"ask": ("Do you usually go to {x}, or do you move around?",)},
     "book": {"positive": ("{X} sounds like a good one to get lost in.", "A new book like {x} is a nice thing to come "
@@ -68,23 +78,30 @@ FIELDS: dict[str, Remarks] = {
     "pet_kind": {"any": ("{Plural} make lovely company.", "{Plural} have such big personalities."),
                  "ask": ("How is the {bare} settling in?",)},
     "pet_name": {"positive": ("{X} is a lovely name.",), "ask": ("How did you choose the name {x}?",)},
-    "bill": {"any": ("{A} is never a welcome expense.", "{A} always seems to come at the worst time."),
+    "bill": {"any": ("{A} is never a welcome expense.", "{A} always seems to come at the worst time.",
+                     "Nobody budgets for {a} with any enthusiasm.", "{A} has a way of eating into a month.",
+                     "It's a relief to know where you stand with {a}.", "Costs like {a} are easier to face "
+                     "once they're in writing."),
              "ask_any": ("Did the {bare} come as a surprise?",)},
     "model": {"positive": ("A {bare} is a practical way to get about.",),
               "ask": ("How does the {bare} handle so far?",)},
     "occasion": {"positive": ("The {bare} sounds like a good excuse to get everyone together.",),
                  "ask": ("Whose idea was the {bare}?",), "needs": ("a ", "an ")},
     "reason": {"negative": ("{X} is nobody's fault, but it still stings when plans fall through.",
-                            "You can't plan around {x}.")},
+                            "You can't plan around {x}.", "{X} is one of those things nobody sees coming.",
+                            "It's hard to be cross about {x}, but it's still a letdown.")},
     "tip": {"positive": ("{X} is a useful tip to get from a colleague.", "Tips like {x} are the best part of a lunch "
                          "with someone who knows the area."),
             },
-    "gym": {"positive": ("Having {x} close by makes it easier to keep going.",),
+    "gym": {"positive": ("Having {x} close by makes it easier to keep going.", "Finding a gym like {x} that "
+                         "suits you is half the battle.", "A place like {x} makes the effort feel normal."),
             "ask": ("What's the atmosphere like at {x}?",)},
     "where": {"positive": ("{X} sounds like a good place to meet people.", "Places like {x} are where friendships "
-                           "start without anyone planning them.")},
+                           "start without anyone planning them.", "Some of the best people turn up at places "
+                           "like {x}.", "{X} sounds like a lucky place to have got talking.")},
     "milestone": {"positive": ("A {bare} is a big day for everyone.", "A {bare} is one of those days people "
-                               "remember."),
+                               "remember.", "There's nothing quite like a {bare} to bring people together.",
+                               "A {bare} is worth every bit of the fuss."),
                   "ask": ("What was the best moment of the {bare}?",)},
     "street": {"ask": ("Is {x} on your way anywhere?",)},
     "task": {"positive": ("{X} is the kind of job that keeps a place running.", "Someone has to take on {x}, and "
@@ -100,13 +117,14 @@ MASS = frozenset({"dental work"})
 
 def forms(value: str) -> dict[str, str]:
     """A detail's forms for a frame: `x` as said to them, `X` capitalized, `bare` without its article, `plural`,
-    `Plural`, `a` with `a` or `an` and `A` capitalized."""
+    `Plural`, `a` with `a` or `an`, `A` capitalized, and `be`: the verb that agrees with it (`dizzy spells are`)."""
     value = second_person(value)  # `music so loud I couldn't hear myself think`, said to them
     plain = bare(value)
     plural = _ENGINE.plural_noun(plain) if plain else plain
     a = plain if plain in MASS else _ENGINE.a(plain) if plain else plain
+    many = bool(plain) and plain not in MASS and _ENGINE.singular_noun(plain.split()[-1]) not in (False, plain)
     return {"x": value, "X": capital(value), "bare": plain, "plural": plural, "Plural": capital(plural),
-            "a": a, "A": capital(a)}
+            "a": a, "A": capital(a), "be": "are" if many else "is"}
 
 
 def told_details(entity: dict[str, Any] | None, seen: str, values: list[str] | tuple[str, ...] = (),

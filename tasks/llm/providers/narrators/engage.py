@@ -82,16 +82,21 @@ def user_sentences(message: str) -> list[str]:
 FEELING_FRAMES = {
     "positive": ("You've every reason to be {adj} {prep} {what}.", "No wonder you're {adj} {prep} {what}!",
                  "I'd be {adj} {prep} {what} too.", "Being {adj} {prep} {what} sounds well deserved.",
-                 "It's lovely to hear you're {adj} {prep} {what}."),
+                 "It's lovely to hear you're {adj} {prep} {what}.", "Of course you're {adj} {prep} {what}; you should "
+                 "be.", "I'm happy you're {adj} {prep} {what}.", "Anyone would be {adj} {prep} {what}."),
     "negative": ("Feeling {adj} {prep} {what} is completely understandable.", "Of course you're {adj} {prep} {what}.",
                  "It's fair to be {adj} {prep} {what}.", "Anyone would be {adj} {prep} {what}.",
-                 "Being {adj} {prep} {what} makes sense, and it won't last forever."),
+                 "Being {adj} {prep} {what} makes sense, and it won't last forever.",
+                 "I'd be {adj} {prep} {what} too.", "It's okay to be {adj} {prep} {what} for a while.",
+                 "Nobody could blame you for being {adj} {prep} {what}."),
 }
 THOUGHT_FRAMES = {
     "positive": ("It's lovely that {s}.", "I'm glad {s}.", "{S}, and that's worth holding on to.",
-                 "That's a good sign: {s}.", "I love that {s}."),
+                 "That's a good sign: {s}.", "I love that {s}.", "It's great that {s}.",
+                 "{S}, which says a lot.", "How lovely that {s}."),
     "negative": ("It's natural that {s}.", "I can understand why {s}.", "It makes sense that {s}.",
-                 "{S}, and that's a very human reaction.", "I hear you: {s}."),
+                 "{S}, and that's a very human reaction.", "I hear you: {s}.", "It's understandable that {s}.",
+                 "{S}, and that's okay.", "I get why {s}."),
 }
 TOLD_FRAMES = {
     "positive": ("It sounds like {s}.", "How nice that {s}.", "I'm glad {s}.", "So {s}, which is great.",
@@ -192,10 +197,11 @@ def recalled(history: list[dict[str, str]], rng: random.Random, values: list[str
 
 
 QUESTIONS: dict[str, tuple[str, ...]] = {
-    "person": ("What did you and {person} end up talking about?", "How did {person} seem?",
-               "Is {person} someone you'd like to see more often?", "Did {person} say how things are on their side?",
-               "Have you heard from {person} since?", "What's {person} like to spend time with?",
-               "How long have you known {person}?", "Does {person} know how much it meant to you?"),
+    "person": ("What did you and {person} end up talking about{at}?", "How did {person} seem{at}?",
+               "Is {person} someone you'd like to see more often?", "Did {person} say how things are on their "
+               "side{at}?", "Have you heard from {person} since{since}?", "What's {person} like to spend time with?",
+               "How long have you known {person}?", "Does {person} know how much it meant to you?",
+               "What's {person} up to these days?", "Did {person} enjoy it as much as you did?"),
     "person_negative": ("Have you heard from {person} since?", "Did {person} say what happened?",
                         "Do you think {person} felt the same way about it?", "Is it easy to talk to {person} about it?",
                         "How do things stand with {person} now?"),
@@ -204,16 +210,38 @@ QUESTIONS: dict[str, tuple[str, ...]] = {
     "place_negative": ("Was it {place} itself, or just the timing?", "Had {place} been good before?",
                        "Would you give {place} another try?", "Is there somewhere else near {place} you like?"),
 }
-"""Questions about the event's own person or place (`{person}` a first name, `{place}` a name the user used)."""
+"""Questions about the event's own person or place (`{person}` a first name, `{place}` a name the user used;
+`{at}` and `{since}` the occasion or its time, or nothing: OCCASIONS)."""
+
+OCCASIONS = {"colleague_lunch": "at lunch", "dinner_out": "at dinner", "family_call": "on the call",
+             "relationship_talk": "during the talk", "first_date": "on the date", "visit_family": "during the visit",
+             "friend_visit": "during the visit", "partner_evening": "that evening", "concert": "at the concert",
+             "milestone": "at the celebration", "volunteer": "while you were volunteering",
+             "hobby_session": "during the session", "cafe_visit": "over coffee", "meet_someone": "when you met"}
+"""Event kind -> where in it a question about its person is set (`How did Robin seem at lunch?`)."""
+_SINCE = re.compile(r"^(?:on )?((?:last )?(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|week|weekend)"
+                    r"|yesterday)$", re.IGNORECASE)
 
 
-def questions(parties: dict[str, str], tone: str, rng: random.Random, said: str = "") -> list[str]:
-    """The questions the reply could ask about who or where the event was, shuffled, none asked in the window."""
+def occasion_slots(kind: str | None, when: str, rng: random.Random) -> dict[str, str]:
+    """`{at}` and `{since}` for a question about the event's person: the occasion (`at lunch`), when the user said
+    it was (`yesterday`, `on Tuesday`) or nothing, drawn for each reply."""
+    at = [""] + ([f" {OCCASIONS[kind]}"] if kind in OCCASIONS else []) + ([f" {when}"] if when else [])
+    since = _SINCE.match(when or "")
+    return {"at": rng.choice(at), "since": rng.choice(["", " then"] + ([f" {since.group(1)}"] if since else []))}
+
+
+def questions(parties: dict[str, str], tone: str, rng: random.Random, said: str = "", kind: str | None = None,
+              when: str = "") -> list[str]:
+    """The questions the reply could ask about who or where the event was, shuffled, none asked in the window
+    (whatever occasion or time it is set in)."""
     out = []
+    slots = occasion_slots(kind, when, rng)
     for key in ("person", "place"):
         if key in parties:
             bank = QUESTIONS[f"{key}_negative" if tone == "negative" else key]
-            out += [q.format(**parties) for q in bank]
+            out += [q.format(**parties, **slots) for q in bank  # asked once, whatever it was set in
+                    if q.format(**parties, at="\0", since="\0").split("\0")[0].rstrip("?").lower() not in said]
     out = [q for q in out if q.lower() not in said]
     rng.shuffle(out)
     return out

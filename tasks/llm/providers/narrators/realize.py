@@ -60,10 +60,40 @@ def inflected(verb: str, tag: str) -> str:
 
 
 def _head(phrase: str, tag: str) -> str:
+    """`phrase` with its head verb inflected, and the head of each verb phrase coordinated with it (`stretch and
+    rest properly` -> `stretching and resting properly`, `print or save the tickets` -> `printing or saving the
+    tickets`); not a verb inside a clause of its own (`note anything that asks you to reply or act`)."""
     words = phrase.split()
     if not words:
         return phrase
-    return " ".join([inflected(words[0], tag), *words[1:]])
+    out = [inflected(words[0], tag)]
+    clause = ""  # the last subordinating word: a coordinated verb past it belongs to that clause
+    for i, w in enumerate(words[1:], 1):
+        after = words[i + 1] if i + 1 < len(words) else ""
+        takes_object = after.startswith("{") or after.lower() in DETERMINERS | _OBJECTS
+        relative = clause in ("that", "which", "who") and takes_object  # `the things that cannot move first and fit
+        if words[i - 1] in ("and", "or") and _base_verb(w) and (not clause or relative):  # {np} around them`
+            w = inflected(w, tag)
+        clause = w.lower() if w.lower() in _SUBORDINATORS else clause
+        out.append(w)
+    return " ".join(out)
+
+
+_SUBORDINATORS = frozenset("that when who what which if whether while where because so to".split())
+_OBJECTS = frozenset("it them him her me us everything something anything one".split())
+_STEP_VERBS = frozenset("rest save book plan keep fit drink call check note try stretch walk text message "
+                        "write ask eat bring set".split())
+"""Verbs the suggestions coordinate that are also nouns (`rest`, `book`): read as verbs after `and` or `or`."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _base_verb(word: str) -> bool:
+    """True for a lower-case verb base form that is no noun or adjective (`ask`, `eat`), or one of the suggestions'
+    verbs that are nouns too (`rest`, `book`): a plural noun, a determiner or a noun like `amount` is not."""
+    if word in _STEP_VERBS:
+        return True
+    lemmas = getAllLemmas(word) if word.isalpha() and word.islower() else {}
+    return word in lemmas.get("VERB", ()) and len(lemmas) == 1
 
 
 def past(vp: str) -> str:

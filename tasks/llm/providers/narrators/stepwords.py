@@ -27,9 +27,29 @@ def weekday_phrase(date: str, rng: random.Random) -> str:
                        f"ahead of {ahead:%A}"))
 
 
+_DAYS = "Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday"
+_OWNABLE = re.compile(rf"^(?:on )?((?:last |this )?(?:{_DAYS}|today|yesterday|week|weekend|month))$", re.IGNORECASE)
+
+
+def timed_handle(handle: str, when: str, rng: random.Random) -> str:
+    """The event named with when the user said it happened, in their words: `yesterday's lunch with Robin` or `the
+    lunch with Robin yesterday`, `Tuesday's session` for `on Tuesday`, `the session two days ago`; a name stays as
+    it is (not `Auckland earlier today`)."""
+    owned = _OWNABLE.match(when.strip())
+    head, _, rest = handle.partition(" ")
+    if head.lower() != "the" or not rest:
+        return handle
+    if owned and head.lower() == "the" and rest[:1].islower() and rng.random() < 0.6:
+        return f"{owned.group(1)}'s {rest}"
+    return f"{handle} {when.strip()}"
+
+
 LEADS = ("You could start by {g}; {r}.", "It could help to {b} {t}, because {r}.", "You might {b}; {r}.",
          "Try to {b} {t}: {r}.", "{G} {t} is worth it, because {r}.", "It's also worth trying to {b}: {r}.",
-         "If you can, {b} {t}; {r}.")
+         "If you can, {b} {t}; {r}.", "One thing that helps is {g}: {r}.", "I'd suggest {g} {t}, because {r}.",
+         "A good next step would be to {b} {t}; {r}.", "It might be worth {g}, since {r}.",
+         "If you have a spare moment {t}, {b}: {r}.", "Something small that works is {g}; {r}.",
+         "You may find it useful to {b} {t}, since {r}.", "My suggestion would be {g}: {r}.")
 """One suggestion a sentence: `{b}` the verb phrase, `{g}` its gerund, `{r}` the reason, `{t}` a time phrase."""
 
 PAIR_LEADS = ("Start by {g1}, because {r1}, and then try {g2}, since {r2}.",
@@ -46,7 +66,8 @@ PAIR_SHARE = 0.6
 
 TIMED = re.compile(r"\b(?:the day before|next time|this week|next week|each week|every week|in a month|"
                    r"for a few days|in the meantime|now and then|while it is fresh|the night before|on the first day|"
-                   r"in the first week|first weeks|before you go|before you set off|after training|afterwards|one day)$")
+                   r"in the first week|first weeks|before you go|before you set off|after training|afterwards|"
+                   r"one day)$")
 """A suggestion that ends saying when (`put it in your calendar with a reminder the day before`) takes no other
 time phrase after it."""
 
@@ -65,14 +86,24 @@ def lower_first(text: str) -> str:
     return text if text.startswith(("I ", "I'")) else text[:1].lower() + text[1:]
 
 
+AIM_SHARE = 0.35
+"""How often a lead that says no time (`You might {b}; {r}.`) aims its suggestion at one all the same."""
+ABOUT = ("For {h}, {s}", "With {h}, {s}", "As for {h}, {s}", "When it comes to {h}, {s}", "With {h} in mind, {s}",
+         "Thinking about {h}, {s}")
+"""A suggestion said about the event (`As for the lunch, you might ...`), ABOUT_SHARE of the time."""
+ABOUT_SHARE = 0.4
+
+
 def step_sentence(step: Step, lead: str, handle: str, date: str, rng: random.Random) -> str:
     """One suggestion in the sentence form `lead` asks for (`You could start by booking ...; ...`)."""
     vp, reason = step
     when = "" if TIMED.search(vp) else weekday_phrase(date, rng)  # not `the day before before Friday`
+    if "{t}" not in lead and when and rng.random() < AIM_SHARE:  # `One thing that helps is noting it this week`
+        lead = lead.replace("{g}", "{g} {t}", 1) if "{g}" in lead else lead.replace("{b}", "{b} {t}", 1)
     text = _tidy(lead.format(b=vp, B=capital(vp), g=gerund(vp), G=capital(gerund(vp)), r=reason, R=capital(reason),
                              t=when))
-    if handle not in text and rng.random() < 0.3 and not re.search(r"\b[A-Z][a-z]", text[1:]):  # one named already
-        text = rng.choice(("For {h}, {s}", "With {h}, {s}", "As for {h}, {s}")).format(h=handle, s=lower_first(text))
+    if handle not in text and rng.random() < ABOUT_SHARE and not re.search(r"\b[A-Z][a-z]", text[1:]):  # one named
+        text = rng.choice(ABOUT).format(h=handle, s=lower_first(text))
     return text
 
 

@@ -272,13 +272,20 @@ def user_turn_initial(context: dict[str, Any], rng: random.Random) -> dict[str, 
 
 # ---------------------------------------------------------------- user_turn_followup
 
-_SUGGESTION = re.compile(r"(?:start by|help to|You might|Try to|worth trying to) ([^,.;:]+)|^\d+\. ([^:]+):", re.M)
+_SUGGESTION = re.compile(r"(?:start by|help to|You might|Try to|worth trying to|helps is|I'd suggest|would be to|"
+                         r"might be worth|works is|useful to|suggestion would be|spare moment[^,.;:]*,) ([^,.;:]+)|"
+                         r"^\d+\. ([^:]+):", re.M)
+"""Where a suggestion stands in the assistant's sentences (narrators/stepwords.py LEADS)."""
+_AIMED = re.compile(r"\s+(?:(?:before|by|ahead of) \w+day|this week|before the week is out|early next week|"
+                    r"in the next few days)$")
+"""The time the assistant aimed a suggestion at (stepwords.py `weekday_phrase`): not the user's to repeat."""
 
 
 def suggestion_of(reply: str) -> str | None:
     """A suggestion the assistant made, as a gerund phrase (`writing down what went well`), or None."""
     found = [m.group(1) or m.group(2) for m in _SUGGESTION.finditer(reply or "")]
-    found = [f.strip() for f in found if f and 2 <= len(f.split()) <= 9]
+    found = [_AIMED.sub("", f.strip()) for f in found if f]
+    found = [f for f in found if 2 <= len(f.split()) <= 9]
     if not found:
         return None
     s = first_person(found[0])  # the assistant's `how the gym changes your week`, in the user's words
