@@ -78,7 +78,8 @@ class SourceOptions(_Strict):
     report_period_days: int = Field(14, ge=1, description="days covered by each periodic report")
     paraphrased: float | None = Field(
         None, ge=0, le=1, description="share of the facts of the persona's own journals and emails said in other "
-                                      "words (tasks/sources/realized.py); None: the dialogue's mention_modes share")
+                                      "words (tasks/sources/realized.py); None: the dialogue's mention_modes "
+                                      "paraphrased and implied shares together")
 
 
 class DialogueOptions(_Strict):
@@ -95,18 +96,18 @@ class DialogueOptions(_Strict):
     )
     max_attempts: int = Field(3, ge=1, le=5, description="wordings tried per turn before a template or a drop")
     mention_modes: dict[str, float] = Field(
-        default_factory=lambda: {"paraphrased": 0.75, "corrected": 0.06, "split": 0.08, "about_other": 0.12,
-                                 "hypothetical": 0.08},
+        default_factory=lambda: {"paraphrased": 0.55, "implied": 0.2, "corrected": 0.06, "split": 0.08,
+                                 "about_other": 0.12, "hypothetical": 0.08},
         description="share of each mention mode among the opening mentions that can take it (tasks/dialogue/"
-                    "mentions.py): paraphrased, corrected and split (over the opening and the first follow-up) "
-                    "share one draw (the rest explicit), about_other and hypothetical (distractors said beside the "
-                    "fact) a second",
+                    "mentions.py): paraphrased, implied (by a consequence; paraphrased when the fact has no such "
+                    "frame), corrected and split (over the opening and the first follow-up) share one draw (the "
+                    "rest explicit), about_other and hypothetical (distractors said beside the fact) a second",
     )
 
     @field_validator("mention_modes")
     @classmethod
     def _known_modes(cls, shares: dict[str, float]) -> dict[str, float]:
-        realized = ("paraphrased", "corrected", "split", "about_other", "hypothetical")
+        realized = ("paraphrased", "implied", "corrected", "split", "about_other", "hypothetical")
         unknown = sorted(set(shares) - set(realized))
         if unknown:
             raise ValueError(f"mention_modes: {', '.join(unknown)} cannot be set (the narrators realize "
@@ -114,7 +115,7 @@ class DialogueOptions(_Strict):
         bad = sorted(k for k, v in shares.items() if not 0 <= v <= 1)
         if bad:
             raise ValueError(f"mention_modes: the share of {', '.join(bad)} must be between 0 and 1")
-        for group in (("paraphrased", "corrected", "split"), ("about_other", "hypothetical")):
+        for group in (("paraphrased", "implied", "corrected", "split"), ("about_other", "hypothetical")):
             if sum(shares.get(k, 0.0) for k in group) > 1:
                 raise ValueError(f"mention_modes: {' + '.join(group)} share one draw and must add up to at most 1")
         return shares

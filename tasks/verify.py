@@ -319,13 +319,14 @@ def check_mentions(audit: Audit) -> None:
 
 def check_initial_turns(audit: Audit) -> None:
     """The first user turn of each bullet states each of its facts by their first surface form, or in other words
-    as recorded (paraphrased, corrected, or the first half of a split value, whose second half a follow-up adds)."""
+    as recorded (paraphrased, implied, corrected, or the first half of a split value, whose second half a follow-up
+    adds)."""
     first: dict[str, Turn] = {}
     for turn in sorted(audit.corpus.turns, key=lambda t: (t.timestamp, t.turn_id)):
         if turn.role == "user" and turn.bullet_id and turn.bullet_id not in first:
             first[turn.bullet_id] = turn
     paraphrased = {(m.evidence_id, m.fact_id) for m in audit.corpus.mentions
-                   if m.mode in ("paraphrased", "corrected", "split") and m.counts}
+                   if m.mode in REALIZED_MODES and m.counts}
     for bid, turn in first.items():
         for fid in audit.bullets[bid].fact_ids if bid in audit.bullets else []:
             fact = audit.facts.get(fid)

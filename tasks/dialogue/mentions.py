@@ -23,13 +23,16 @@ form of any of the persona's facts (a distractor never states, anticipates or co
 - `split`: the value said over two turns of its topic: the opening names one part (`I went to Kebab Corner for
   dinner`), the first follow-up adds the other (`I had the falafel wraps, by the way`): two rows, both counting,
   each span the sentence with its half; neither alone is evidence of the value, together they are.
-The narration issue's remaining modes (implied; a correction in a later session) are declared in
-schemas/corpus.py MENTION_MODES and come with their realizations.
+- `implied`: the value's parts said with a consequence of the fact, never its own predicate (`I couldn't finish
+  the falafel wraps; Kebab Corner doesn't do small portions`; `my running shoes have to stay in the cupboard until
+  20 March`): a reader infers the fact; frames in tasks/dialogue/implied.py, for the persona's own facts only.
+A correction in a later session is not realized yet (schemas/corpus.py MENTION_MODES declares the modes).
 
 `dialogue.mention_modes` sets the share of each mode among the opening mentions that can take it (defaults:
-paraphrased 0.75, corrected 0.06, split 0.08, about_other 0.12, hypothetical 0.08). `corrected`, `split` and
-`paraphrased` share one draw (a mention is one of them, the rest explicit; split only in a topic with
-follow-ups); a distractor is a second draw, at most one per fact.
+paraphrased 0.55, implied 0.2, corrected 0.06, split 0.08, about_other 0.12, hypothetical 0.08). `corrected`,
+`split`, `implied` and `paraphrased` share one draw (a mention is one of them, the rest explicit; split only in a
+topic with follow-ups; an implied one whose fact has no implied frame is paraphrased); a distractor is a second
+draw, at most one per fact.
 The choice is seeded per bullet, so it never depends on wording attempts.
 """
 
@@ -47,8 +50,9 @@ from schemas.profile import Persona
 from schemas.world import Fact, Plan, World
 from tasks.common.facttext import capital, carries, carries_first, first_name, holder, mentions, who
 from tasks.common.rng import rng_for
+from tasks.dialogue import implied
 from tasks.dialogue.bullets import SENTENCE
-from tasks.dialogue.valueparts import DERIVED, PERSONA_ONLY, frames_for, value_parts
+from tasks.dialogue.valueparts import DERIVED, FRAMES, PERSONA_ONLY, frames_for, value_parts
 from tasks.world.catalog import KINDS
 
 PARAPHRASES: dict[str, tuple[str, ...]] = {
@@ -186,18 +190,22 @@ def value_fields(fact: Fact, world: World) -> dict[str, str]:
     return {k: str(v) for k, v in plan.entity.items() if str(v).strip()} if plan is not None else {}
 
 
-def usable_frame(fact: Fact, persona: Persona, world: World, pick: float) -> tuple[str, dict[str, str]] | None:
-    """A paraphrase frame of the fact's attribute (`pick`, 0..1, chooses among the usable ones) with its fields:
-    the plan's (PARAPHRASES) or the value's own parts (valueparts.FRAMES), when the frame says every part it
-    names, each a phrase of the value or one said another way (valueparts.DERIVED), and never the value
-    verbatim; else None."""
+def usable_frame(fact: Fact, persona: Persona, world: World, pick: float,
+                 banks: tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]] = (PARAPHRASES, FRAMES),
+                 ) -> tuple[str, dict[str, str]] | None:
+    """A frame of the fact's attribute (`pick`, 0..1, chooses among the usable ones) with its fields: from the first
+    bank, of the plan's fields (PARAPHRASES), or from the second, of the value's own parts (valueparts.FRAMES), when
+    the frame says every part it names, each a phrase of the value or one said another way (valueparts.DERIVED),
+    and never the value verbatim; else None. `banks` defaults to the paraphrase frames; the implied frames
+    (tasks/dialogue/implied.py) are used the same way."""
     speaker = {"who": who(fact, persona, "first"), "whose": holder(fact, persona, "first")}
     options: list[tuple[str, dict[str, str]]] = []
-    plan_fields = value_fields(fact, world) if fact.attribute in PARAPHRASES else {}
+    plan_bank, value_bank = banks
+    plan_fields = value_fields(fact, world) if fact.attribute in plan_bank else {}
     own = fact.subject == persona.name or fact.attribute not in PERSONA_ONLY
     year = fact.valid_from.year if fact.valid_from else None
-    parts = value_parts(fact, persona, year) if frames_for(fact) and own else {}
-    for frames, fields in ((PARAPHRASES.get(fact.attribute, ()), plan_fields), (frames_for(fact), parts)):
+    parts = value_parts(fact, persona, year) if frames_for(fact, value_bank) and own else {}
+    for frames, fields in ((plan_bank.get(fact.attribute, ()), plan_fields), (frames_for(fact, value_bank), parts)):
         for frame in frames if fields else ():
             names = frame_fields(frame)
             if any(n not in fields for n in names) or not all(
@@ -220,6 +228,23 @@ def paraphrase(fact: Fact, persona: Persona, world: World, pick: float) -> Reali
     clause = _DOUBLED.sub(r"\1", frame.format(who=who(fact, persona, "first"), whose=holder(fact, persona, "first"),
                                             **fields))
     return Realization(fact.fact_id, "paraphrased", clause, said_parts(frame, fields))
+
+
+def implication(fact: Fact, persona: Persona, world: World, pick: float) -> Realization | None:
+    """The fact said by what follows from it (mode `implied`: tasks/dialogue/implied.py), or None when its
+    attribute has no such frame or the parts do not make up its value. `pick` (0..1) chooses among the frames; a
+    frame that speaks as the persona (no `{who}` or `{whose}`) is used only for the persona's own facts and
+    relationships."""
+    own = fact.subject == persona.name or fact.attribute == "relationship"
+    banks = tuple({k: tuple(f for f in frames if own or "{who" in f) for k, frames in bank.items()}
+                  for bank in (implied.PLAN_FRAMES, implied.VALUE_FRAMES))
+    found = usable_frame(fact, persona, world, pick, banks)
+    if found is None:
+        return None
+    frame, fields = found
+    clause = _DOUBLED.sub(r"\1", frame.format(who=who(fact, persona, "first"), whose=holder(fact, persona, "first"),
+                                            **fields))
+    return Realization(fact.fact_id, "implied", clause, said_parts(frame, fields))
 
 
 _DOUBLED = re.compile(r"\b(the|a|an) \1\b", re.IGNORECASE)
@@ -330,9 +355,9 @@ def distractor(fact: Fact, persona: Persona, world: World, mode: str, rng: rando
 
 def planned(config: BuildConfig, persona: Persona, world: World, facts: list[Fact], bullet_id: str,
             day, followed: bool = True) -> MentionPlan:
-    """Per fact of a bullet's opening: corrected, split (only when a follow-up comes: `followed`) or paraphrased
-    with the configured shares (one draw), else None (explicit); and a distractor with the about_other or
-    hypothetical share (a second draw)."""
+    """Per fact of a bullet's opening: corrected, split (only when a follow-up comes: `followed`), implied or
+    paraphrased with the configured shares (one draw; an implied one with no frame is paraphrased instead), else
+    None (explicit); and a distractor with the about_other or hypothetical share (a second draw)."""
     shares = config.stages.dialogue.mention_modes
     rng = rng_for(config.seed, persona.persona_id, "dialogue", day, f"mentions:{bullet_id}")
     out: list[Realization | None] = []
@@ -346,7 +371,9 @@ def planned(config: BuildConfig, persona: Persona, world: World, facts: list[Fac
             r = corrected(fact, persona, world, rng)
         elif draw < halves:
             r = split(fact, persona, world)
-        elif draw < halves + shares.get("paraphrased", 0.0):
+        elif draw < halves + shares.get("implied", 0.0):
+            r = implication(fact, persona, world, pick) or paraphrase(fact, persona, world, pick)
+        elif draw < halves + shares.get("implied", 0.0) + shares.get("paraphrased", 0.0):
             r = paraphrase(fact, persona, world, pick)
         out.append(r)
         about = shares.get("about_other", 0.0)
@@ -394,7 +421,8 @@ def turn_mentions(turn: Turn, facts: dict[str, Fact], realized: dict[str, Realiz
             out.append({"fact_id": fid, "mode": "corrected", "span": fix, "counts": True})
         elif whole:
             span = r.clause if mentions(turn.text, r.clause) else sentence_with(turn.text, r.parts)
-            out.append({"fact_id": fid, "mode": "paraphrased", "span": span, "counts": True})
+            out.append({"fact_id": fid, "mode": "implied" if r.mode == "implied" else "paraphrased", "span": span,
+                        "counts": True})
         else:
             span = next((f for f in fact.surface_forms if mentions(turn.text, f)), None)
             out.append({"fact_id": fid, "mode": "explicit", "span": span, "counts": True})

@@ -156,8 +156,8 @@ HEADS = ("Swim Club", "Yoga Studio", "Coffee House", "Coffee", "Café", "Cafe", 
          "Studio", "Club", "Grocers", "Supermarket", "Stores", "Coffee Co.")
 """Generic heads people drop from a place's name (`Pulse Gym` -> `Pulse`)."""
 
-DERIVED = frozenset({"person", "day", "short", "title", "model_a", "hard_words", "hard_plain", "animal_a", "thing_a",
-                     "job_a", "kind_a", "do", "colleague_first", "partner_first", "relative_first"})
+DERIVED = frozenset({"person", "day", "short", "title", "model_a", "hard_words", "hard_plain", "hard_bag", "animal_a",
+                     "thing_a", "job_a", "kind_a", "do", "colleague_first", "partner_first", "relative_first"})
 """Parts said another way (not phrases of the value): the frame check takes them as the value's by construction."""
 
 
@@ -206,9 +206,11 @@ def first_of(name: str, persona: Persona) -> str | None:
     return first
 
 
-def frames_for(fact: Fact) -> tuple[str, ...]:
-    """The value frames of the fact: its value's own (`relationship:neighbour`), else its attribute's."""
-    return FRAMES.get(f"{fact.attribute}:{fact.value.strip().lower()}") or FRAMES.get(fact.attribute, ())
+def frames_for(fact: Fact, bank: dict[str, tuple[str, ...]] | None = None) -> tuple[str, ...]:
+    """The value frames of the fact in `bank` (default FRAMES): its value's own (`relationship:neighbour`), else
+    its attribute's."""
+    bank = FRAMES if bank is None else bank
+    return bank.get(f"{fact.attribute}:{fact.value.strip().lower()}") or bank.get(fact.attribute, ())
 
 
 def value_parts(fact: Fact, persona: Persona, year: int | None = None) -> dict[str, str]:
@@ -230,6 +232,7 @@ def value_parts(fact: Fact, persona: Persona, year: int | None = None) -> dict[s
         hard = bool(parts.pop("hard", ""))
         parts["hard_words"] = " or do anything strenuous" if hard else ""
         parts["hard_plain"] = " or hard exercise" if hard else ""
+        parts["hard_bag"] = ", and the gym bag with it," if hard else ""
     if fact.attribute in PLACES:
         short = short_name(parts["place"])
         if short is None:

@@ -3,7 +3,8 @@
 A journal entry, an email the persona writes or one a friend writes to them is in someone's own words, so, like
 the persona's turns, it says a share of its facts with the dialogue's paraphrase frames (tasks/dialogue/mentions.py:
 "I've joined Pulse" for `gym = Pulse Gym`; a friend's email in the second person: "you've joined Pulse"), a share
-set by `stages.sources.paraphrased` (None: the dialogue's `mention_modes.paraphrased`). What is said that way is
+set by `stages.sources.paraphrased` (None: the dialogue's `mention_modes` paraphrased and implied shares together;
+a document paraphrases, it does not imply). What is said that way is
 recorded on the document (`Document.realized`: fact id -> the phrases that carry the value), so the verifier, the
 chunker and the dialogue stage's `chunk_mentions` know where the fact is stated without its surface form. A fact
 whose surface form the text holds anyway (an event title that names it) is explicit, not realized. An
@@ -27,7 +28,8 @@ from tasks.sources.docplan import STAGE
 def share(config: BuildConfig) -> float:
     """The share of a persona document's facts said in other words."""
     own = config.stages.sources.paraphrased
-    return own if own is not None else config.stages.dialogue.mention_modes.get("paraphrased", 0.0)
+    modes = config.stages.dialogue.mention_modes
+    return own if own is not None else min(1.0, modes.get("paraphrased", 0.0) + modes.get("implied", 0.0))
 
 
 def planned(config: BuildConfig, persona: Persona, world: World, facts: Sequence[Fact],

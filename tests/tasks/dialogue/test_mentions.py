@@ -16,6 +16,7 @@ from tasks.dialogue.bullets import SENTENCE
 from tasks.dialogue.mentions import (
     corrected,
     distractor,
+    implication,
     paraphrase,
     planned,
     sentence_with,
@@ -71,7 +72,9 @@ def test_the_paraphrase_share_is_a_knob():
 
 def test_mode_shares_outside_what_the_narrators_realize_are_refused():
     with pytest.raises(ValidationError, match="cannot be set"):
-        DialogueOptions(mention_modes={"implied": 0.1})
+        DialogueOptions(mention_modes={"reference": 0.1})
+    with pytest.raises(ValidationError, match="at most 1"):
+        DialogueOptions(mention_modes={"paraphrased": 0.6, "implied": 0.5})
     with pytest.raises(ValidationError, match="between 0 and 1"):
         DialogueOptions(mention_modes={"paraphrased": 1.5})
     with pytest.raises(ValidationError, match="at most 1"):
@@ -209,5 +212,46 @@ def test_the_dialogue_stage_says_a_split_fact_over_two_turns_and_both_are_its_ev
         assert first.kind == "initial" and second.kind == "followup" and first.bullet_id == second.bullet_id
         assert not mentions(first.text, "mushroom risotto") and fact.fact_id in second.fact_ids
     assert not mentions(first.text + second.text, fact.value)
+    found = verify_persona(persona, world, corpus, QuestionSet())
+    assert not [f for f in found if f.check in ("mention_resolves", "initial_turn_states_fact", "turn_carries_fact")]
+
+
+def test_an_implied_fact_says_every_part_by_a_consequence_never_the_value_or_a_paraphrase():
+    from tasks.dialogue.valueparts import FRAMES
+
+    world, fact = dinner_world()
+    persona = make_persona()
+    clauses = set()
+    for pick in (0.0, 0.5, 0.99):
+        r = implication(fact, persona, world, pick)
+        assert r is not None and r.mode == "implied" and set(r.parts) == {"mushroom risotto", "Luigi's"}
+        assert all(mentions(r.clause, p) for p in r.parts) and not mentions(r.clause, fact.value), r.clause
+        assert not re.search(r"\b(had|went to|ate)\b", r.clause), r.clause  # not the fact's own predicate
+        clauses.add(r.clause)
+    assert len(clauses) == 3
+    paraphrases = {paraphrase(fact, persona, world, p).clause for p in (0.0, 0.99)}
+    assert not clauses & paraphrases
+    gym = fact.model_copy(update={"fact_id": f"{PID}-f0011", "attribute": "gym", "value": "Pulse Gym",
+                                  "surface_forms": ["Pulse Gym"]})
+    r = implication(gym, persona, world, 0.0)
+    assert r is not None and r.parts == ("Pulse",) and r.clause not in FRAMES["gym"]
+    other = gym.model_copy(update={"subject": "Ann Lee"})  # a frame in the persona's voice is for their own facts
+    assert implication(other, persona, world, 0.0) is None
+
+
+def test_the_dialogue_stage_implies_a_fact_records_it_and_the_verifier_accepts_it():
+    from schemas.qa import QuestionSet
+    from tasks.verify import verify_persona
+
+    world, fact = dinner_world()
+    persona = make_persona()
+    config = make_config(stages={"dialogue": {"mention_modes": {"implied": 1.0}}})
+    corpus = make_corpus(config, persona, world)
+    turns = {t.turn_id: t for t in corpus.turns}
+    rows = [m for m in corpus.mentions if m.fact_id == fact.fact_id and m.mode == "implied"]
+    assert rows and all(m.counts and m.span for m in rows), rows
+    text = turns[rows[0].evidence_id].text
+    assert turns[rows[0].evidence_id].kind == "initial" and not mentions(text, fact.value), text
+    assert mentions(text, "mushroom risotto") and mentions(text, "Luigi's")
     found = verify_persona(persona, world, corpus, QuestionSet())
     assert not [f for f in found if f.check in ("mention_resolves", "initial_turn_states_fact", "turn_carries_fact")]

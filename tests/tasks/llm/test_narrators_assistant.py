@@ -90,6 +90,13 @@ def test_the_user_says_the_assistants_words_back_in_the_first_person_and_names_n
     handles = {topic_handle(event | {"kind": "dinner_cancelled"}, random.Random(s)) for s in range(30)}
     assert handles and all("dinner at Kebab Corner" not in h for h in handles)
     assert any("Kebab Corner" in topic_handle({**event, "values": []}, random.Random(s)) for s in range(30))
+    cafe = {"kind": "cafe_visit", "title": "get a hot chocolate at Little Fig Bakery",
+            "entity": {"drink": "a hot chocolate", "cafe": "Little Fig Bakery"}}
+    said = {topic_handle(cafe | {"values": ["a hot chocolate at Little Fig Bakery"]}, random.Random(s))
+            for s in range(30)}  # the value with another article is still the value
+    assert said and not any("hot chocolate at Little Fig Bakery" in h for h in said), said
+    assert any("hot chocolate at Little Fig Bakery" in topic_handle(cafe | {"values": []}, random.Random(s))
+               for s in range(30))
 
 
 def test_introductions_are_answered_by_the_names_used_and_never_twice_alike():

@@ -12,6 +12,7 @@ gets only the remarks that still fit when it did not go well.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -118,6 +119,12 @@ MASS = frozenset({"dental work"})
 def forms(value: str) -> dict[str, str]:
     """A detail's forms for a frame: `x` as said to them, `X` capitalized, `bare` without its article, `plural`,
     `Plural`, `a` with `a` or `an`, `A` capitalized, and `be`: the verb that agrees with it (`dizzy spells are`)."""
+    return dict(_forms(value))
+
+
+@functools.lru_cache(maxsize=16384)
+def _forms(value: str) -> dict[str, str]:
+    """`forms`, computed once per value (inflect is slow); callers get a copy."""
     value = second_person(value)  # `music so loud I couldn't hear myself think`, said to them
     plain = bare(value)
     plural = _ENGINE.plural_noun(plain) if plain else plain

@@ -59,6 +59,7 @@ def inflected(verb: str, tag: str) -> str:
     return low
 
 
+@functools.lru_cache(maxsize=65536)
 def _head(phrase: str, tag: str) -> str:
     """`phrase` with its head verb inflected, and the head of each verb phrase coordinated with it (`stretch and
     rest properly` -> `stretching and resting properly`, `print or save the tickets` -> `printing or saving the
@@ -178,18 +179,21 @@ NOMINAL = {
 """The noun for what a plan did when its object cannot name it (`call Ann about the weekend` -> `the call`)."""
 
 
+@functools.lru_cache(maxsize=16384)
 def a(noun_phrase: str) -> str:
     """`hour` -> `an hour`; a phrase that already has a determiner is left as it is."""
     first = noun_phrase.split()[0].lower() if noun_phrase.split() else ""
     return noun_phrase if first in DETERMINERS or noun_phrase[:1].isupper() else _ENGINE.a(noun_phrase)
 
 
+@functools.lru_cache(maxsize=16384)
 def indefinite(noun_phrase: str) -> str:
     """`Honda Civic` -> `a Honda Civic`, `upright piano` -> `an upright piano`: always with `a`/`an` (inflect),
     for a phrase that names a kind of thing even when it is capitalised (a make and model)."""
     return _ENGINE.a(noun_phrase)
 
 
+@functools.lru_cache(maxsize=16384)
 def plural(noun: str, n: int = 2) -> str:
     """`knife` -> `knives` unless n is 1."""
     return noun if n == 1 else _ENGINE.plural_noun(noun)
@@ -276,6 +280,7 @@ _YOU = ((r"\bI am\b", "you are"), (r"\bI'm\b", "you're"), (r"\bI wasn't\b", "you
         (r"\bwe\b", "you"), (r"\bWe\b", "You"), (r"\bour\b", "your"), (r"\bOur\b", "Your"))
 
 
+@functools.lru_cache(maxsize=65536)
 def second_person(text: str) -> str:
     """`I owe the clinic 40` -> `you owe the clinic 40`."""
     for pattern, repl in _YOU:
@@ -293,6 +298,7 @@ _ME = ((r"\byou're\b", "I'm"), (r"\byou've\b", "I've"), (r"\byou'll\b", "I'll"),
        (r"\byou are\b", "I am"), (_SUBJECT_YOU, "I"), (r"\byou\b", "me"))
 
 
+@functools.lru_cache(maxsize=65536)
 def first_person(text: str) -> str:
     """The assistant's words said back by the user: `how the gym changes your week` -> `how the gym changes my
     week` (a bare `you` is taken as an object: `whoever needs you` -> `whoever needs me`)."""
