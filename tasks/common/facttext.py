@@ -88,8 +88,18 @@ def fits_slots(fields: dict[str, str]) -> bool:
 
 def says_value(text: str, values: Iterable[str]) -> bool:
     """True when `text` says one of `values` whole (a phrase match, as `mentions`): what a reference back to a
-    told fact avoids, so the value is said once, as planned."""
-    return any(v and mentions(text, v) for v in values)
+    told fact avoids, so the value is said once, as planned. A value of three words or more after its article
+    counts with any article (`the pot of Earl Grey at Copper Kettle Coffee` says `a pot of Earl Grey at ...`)."""
+    return any(v and (mentions(text, v) or _articled(v) and mentions(text, _ARTICLE.sub("", v.strip())))
+               for v in values)
+
+
+_ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
+
+
+def _articled(value: str) -> bool:
+    """True for a value that starts with an article and has three words or more after it."""
+    return bool(_ARTICLE.match(value.strip())) and len(_ARTICLE.sub("", value.strip()).split()) >= 3
 
 
 def carries(text: str, fact: Fact) -> bool:

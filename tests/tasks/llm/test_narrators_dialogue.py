@@ -470,6 +470,10 @@ def test_a_change_said_in_other_words_is_the_news_a_constraint_as_what_they_were
     gym = rule | {"clause": "I'm a member at Pulse now", "must_include": "Pulse", "constraint": False}
     assert user.told_event(gym, {"when": "yesterday"}, random.Random(1), "Also,") == (
         "Also, I'm a member at Pulse as of yesterday.")
+    assert user.told_event(gym, {"when": "on Tuesday"}, random.Random(1), "") == "I'm a member at Pulse as of Tuesday."
+    implied = gym | {"clause": "I had my first workout at Pulse", "mode": "implied"}  # a consequence, in the past
+    assert user.told_event(implied, {"when": "on Tuesday"}, random.Random(1), "") == (
+        "On Tuesday, I had my first workout at Pulse.")
 
 
 def test_every_yes_no_question_a_user_asks_gets_a_direct_answer_by_the_outcome():

@@ -3,6 +3,8 @@ the verifier, the chunks and the fact mentions find the fact where its surface f
 
 from __future__ import annotations
 
+import pytest
+
 from tasks.common.facttext import carries_first
 from tasks.dialogue.stage import chunk_mentions
 from tasks.sources.realized import share
@@ -53,7 +55,9 @@ def test_with_no_share_every_fact_is_said_verbatim():
 
 
 def test_the_share_defaults_to_the_dialogues():
-    assert share(make_config()) == make_config().stages.dialogue.mention_modes["paraphrased"]
+    modes = make_config().stages.dialogue.mention_modes  # a document paraphrases what a turn would imply
+    assert share(make_config()) == pytest.approx(modes["paraphrased"] + modes["implied"])
+    assert share(make_config(stages={"dialogue": {"mention_modes": {"paraphrased": 0.3}}})) == 0.3
     assert share(make_config(stages={"sources": {"paraphrased": 0.2}})) == 0.2
 
 

@@ -67,6 +67,9 @@ def filler_followup_reply(filler: dict[str, Any], topic: str, message: str, rng:
                                            "Everything else is detail you can add later.",
                                            f"That is most of what matters for {t}." if t != "it" else
                                            "That is most of what matters.", "The rest comes with practice.",
+                                           "Get that right and the details sort themselves out.",
+                                           "That's the part worth getting right first.",
+                                           "After that it's mostly practice.",
                                            "Start there and adjust as you go.",
                                            f"With {topic}, that one step does most of the work.")),
                          rng.choice(("Anything else you'd like on it?", "Does that work for you?",

@@ -51,9 +51,11 @@ FIELDS: dict[str, Remarks] = {
     "artist": {"positive": ("Seeing {x} live must have been something.", "Live music like {x} hits differently in "
                             "a room full of people."),
                "ask": ("What did {x} open with?", "Had you seen {x} before?")},
-    "venue": {"positive": ("A good night at {x} can stay with you for weeks.", "{X} sounds like a great room for "
-                           "live music.", "Venues like {x} make a gig feel like an occasion.",
-                           "It's nice when {x} lives up to its reputation."),
+    "venue": {"positive": ("A good night at {x} can stay with you for weeks.", "{X} sounds like a great place for "
+                           "it.", "Places like {x} make an evening feel like an occasion.",
+                           "It's nice when {x} lives up to its reputation.", "{X} seems to know how to look after "
+                           "a crowd.", "{X} is the kind of place people remember a night by.",
+                           "An evening at {x} sounds hard to beat."),
               "ask": ("How was the sound at {x}?",)},
     "complaint": {"any": ("{X} can really wear you down.", "{X} {be} the kind of thing that is easy to put off and "
                           "hard to ignore.", "It's sensible to get {x} looked at rather than wait.",

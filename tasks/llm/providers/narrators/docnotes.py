@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from tasks.common.facttext import says_value
-from tasks.llm.providers.narrators.realize import second_person, uncap
+from tasks.llm.providers.narrators.realize import listed, second_person, uncap
 
 
 def doc_phrase(attachment: dict[str, Any] | None) -> str:
@@ -30,8 +30,7 @@ def doc_notes(attachment: dict[str, Any], rng: random.Random, said: str = "",
               and f'"{str(t.get("caption") or "main").lower()}" table' not in low]
     if sections:
         s = rng.choice(sections)
-        out.append(rng.choice((f'The "{s}" section looks like the one to read most carefully.',
-                               f'I\'d start with "{s}", where the key details usually are.')))
+        out.append(rng.choice(SECTION_NOTES).format(s=s))
     points = [p for p in attachment.get("points") or [] if len(p.split()) <= 12
               and uncap(second_person(p).rstrip(".")).lower() not in low and not says_value(p, values)]
     if points:
@@ -42,6 +41,19 @@ def doc_notes(attachment: dict[str, Any], rng: random.Random, said: str = "",
         t = rng.choice(tables)
         cols = [str(c) for c in (t.get("columns") or [])][:3]
         if cols:
-            out.append(f'In the "{t.get("caption") or "main"}" table, I\'d compare {", ".join(cols)} against your '
-                       "own records.")
+            out.append(rng.choice(TABLE_NOTES).format(c=t.get("caption") or "main", cols=listed(cols), last=cols[-1]))
     return out
+
+
+SECTION_NOTES = ('The "{s}" section looks like the one to read most carefully.',
+                 'I\'d start with "{s}", where the key details usually are.',
+                 'If you only read one part closely, make it "{s}".', 'The "{s}" part is where I\'d slow down.',
+                 'Most of what matters seems to sit under "{s}".')
+"""What the assistant says about a section of the document (`{s}`: its heading)."""
+
+TABLE_NOTES = ('In the "{c}" table, I\'d compare the {cols} figures against your own records.',
+               'The "{c}" table is worth a slow read: check the {cols} columns line by line.',
+               'I\'d look down the {last} column of the "{c}" table first; that\'s where a change shows.',
+               'If anything in the "{c}" table surprises you, it will probably be in the {last} column.',
+               'The {cols} columns of "{c}" are easy to check against what you remember.')
+"""What the assistant says about a table (`{c}` its caption, `{cols}` up to three columns, `{last}` the last)."""

@@ -206,12 +206,16 @@ QUESTIONS: dict[str, tuple[str, ...]] = {
                         "Do you think {person} felt the same way about it?", "Is it easy to talk to {person} about it?",
                         "How do things stand with {person} now?"),
     "place": ("What made {place} stand out?", "Would you go back to {place}?", "How did you come across {place}?",
-              "Is {place} easy to get to from yours?", "What's the atmosphere like at {place}?"),
+              "Is {place} easy to get to from yours?", "What's the atmosphere like at {place}?",
+              "Was {place} busy{when}?", "What was {place} like{when}?", "Did you have {place} mostly to yourself"
+              "{when}?", "Were there many people at {place}{when}?"),
     "place_negative": ("Was it {place} itself, or just the timing?", "Had {place} been good before?",
-                       "Would you give {place} another try?", "Is there somewhere else near {place} you like?"),
+                       "Would you give {place} another try?", "Is there somewhere else near {place} you like?",
+                       "Was {place} unusually busy{when}?", "Was it the same at {place} last time?"),
 }
 """Questions about the event's own person or place (`{person}` a first name, `{place}` a name the user used;
-`{at}` and `{since}` the occasion or its time, or nothing: OCCASIONS)."""
+`{at}` and `{since}` the occasion or its time, or nothing: OCCASIONS; `{when}` the time the user said, `that
+day` or nothing)."""
 
 OCCASIONS = {"colleague_lunch": "at lunch", "dinner_out": "at dinner", "family_call": "on the call",
              "relationship_talk": "during the talk", "first_date": "on the date", "visit_family": "during the visit",
@@ -225,10 +229,12 @@ _SINCE = re.compile(r"^(?:on )?((?:last )?(?:Monday|Tuesday|Wednesday|Thursday|F
 
 def occasion_slots(kind: str | None, when: str, rng: random.Random) -> dict[str, str]:
     """`{at}` and `{since}` for a question about the event's person: the occasion (`at lunch`), when the user said
-    it was (`yesterday`, `on Tuesday`) or nothing, drawn for each reply."""
+    it was (`yesterday`, `on Tuesday`) or nothing; `{when}` for one about its place (the time, `that day` or
+    nothing); drawn for each reply."""
     at = [""] + ([f" {OCCASIONS[kind]}"] if kind in OCCASIONS else []) + ([f" {when}"] if when else [])
     since = _SINCE.match(when or "")
-    return {"at": rng.choice(at), "since": rng.choice(["", " then"] + ([f" {since.group(1)}"] if since else []))}
+    return {"at": rng.choice(at), "since": rng.choice(["", " then"] + ([f" {since.group(1)}"] if since else [])),
+            "when": rng.choice(["", " that day"] + ([f" {when}"] * 2 if when else []))}
 
 
 def questions(parties: dict[str, str], tone: str, rng: random.Random, said: str = "", kind: str | None = None,
@@ -241,7 +247,8 @@ def questions(parties: dict[str, str], tone: str, rng: random.Random, said: str 
         if key in parties:
             bank = QUESTIONS[f"{key}_negative" if tone == "negative" else key]
             out += [q.format(**parties, **slots) for q in bank  # asked once, whatever it was set in
-                    if q.format(**parties, at="\0", since="\0").split("\0")[0].rstrip("?").lower() not in said]
+                    if q.format(**parties, at="\0", since="\0", when="\0").split("\0")[0].rstrip("?").lower()
+                    not in said]
     out = [q for q in out if q.lower() not in said]
     rng.shuffle(out)
     return out

@@ -22,7 +22,6 @@ from tasks.llm.providers.narrators.corpus import band
 from tasks.llm.providers.narrators.dialogue import attachment_lines, build, ensure_phrases, time_greeting, timed
 from tasks.llm.providers.narrators.lexicon import handle_of, short_handle, specific_handle
 from tasks.llm.providers.narrators.realize import (
-    bare,
     capital,
     first_person,
     gerund,
@@ -87,7 +86,7 @@ def told_event(fact: dict[str, Any], context: dict[str, Any], rng: random.Random
     elif fact.get("mode") == "implied":  # a consequence, said in the past: `Yesterday, I had my first workout at Pulse`
         body = f"{capital(when)}, {uncap(clause)}" if when else clause
     elif not fact.get("event"):  # a change of state, said as it is now: `I've joined Pulse as of yesterday`
-        body = f"{clause.removesuffix(' now')} as of {when}" if when else clause
+        body = f"{clause.removesuffix(' now')} as of {when.removeprefix('on ')}" if when else clause  # not `as of on`
     elif when and rng.random() < 0.5:
         body = f"{capital(when)}, {uncap(clause)}"
     else:
@@ -176,12 +175,9 @@ def topic_handle(event: dict[str, Any], rng: random.Random | None = None) -> str
 
 
 def unsaid(handle: str | None, event: dict[str, Any]) -> str | None:
-    """`handle` unless it says one of the event's facts' values whole (`values`), else None; a value of three
-    words or more counts without its article too (`the hot chocolate at Little Fig Bakery` says `a hot chocolate
-    at Little Fig Bakery`)."""
-    values = list(event.get("values") or ())
-    values += [bare(v) for v in values if bare(v) != v.strip() and len(bare(v).split()) >= 3]
-    return None if handle and says_value(handle, values) else handle
+    """`handle` unless it says one of the event's facts' values whole (`values`; facttext.says_value: `the hot
+    chocolate at Little Fig Bakery` says `a hot chocolate at Little Fig Bakery`), else None."""
+    return None if handle and says_value(handle, event.get("values") or ()) else handle
 
 
 def named_once(text: str, event: dict[str, Any], context: dict[str, Any]) -> str:
