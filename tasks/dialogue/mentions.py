@@ -222,12 +222,7 @@ def paraphrase(fact: Fact, persona: Persona, world: World, pick: float) -> Reali
     """The fact in other words (mode `paraphrased`), or None when its attribute has no frame or the plan's
     fields do not make up its value. `pick` (0..1) chooses among the frames."""
     found = usable_frame(fact, persona, world, pick)
-    if found is None:
-        return None
-    frame, fields = found
-    clause = _DOUBLED.sub(r"\1", frame.format(who=who(fact, persona, "first"), whose=holder(fact, persona, "first"),
-                                            **fields))
-    return Realization(fact.fact_id, "paraphrased", clause, said_parts(frame, fields))
+    return None if found is None else _realized(fact, persona, *found, "paraphrased")
 
 
 def implication(fact: Fact, persona: Persona, world: World, pick: float) -> Realization | None:
@@ -239,12 +234,14 @@ def implication(fact: Fact, persona: Persona, world: World, pick: float) -> Real
     banks = tuple({k: tuple(f for f in frames if own or "{who" in f) for k, frames in bank.items()}
                   for bank in (implied.PLAN_FRAMES, implied.VALUE_FRAMES))
     found = usable_frame(fact, persona, world, pick, banks)
-    if found is None:
-        return None
-    frame, fields = found
+    return None if found is None else _realized(fact, persona, *found, "implied")
+
+
+def _realized(fact: Fact, persona: Persona, frame: str, fields: dict[str, str], mode: str) -> Realization:
+    """The frame said by the persona about the fact's holder, as a Realization of `mode`."""
     clause = _DOUBLED.sub(r"\1", frame.format(who=who(fact, persona, "first"), whose=holder(fact, persona, "first"),
                                             **fields))
-    return Realization(fact.fact_id, "implied", clause, said_parts(frame, fields))
+    return Realization(fact.fact_id, mode, clause, said_parts(frame, fields))
 
 
 _DOUBLED = re.compile(r"\b(the|a|an) \1\b", re.IGNORECASE)
