@@ -78,7 +78,7 @@ def summary(results: dict) -> list[str]:
     """The headline figures, each with the command that produced it (sections not run are left out)."""
     lines = ["", "## Headline figures", "", "| figure | value | command |", "|---|---:|---|"]
     for r in results.get("operations", {}).get("rebuilds", []):
-        cmd = f"`lifeloom build --preset {r['preset']} --home H` (python -m bench.operations)"
+        cmd = f"`lifeloom build --preset {r['preset']} --runner default --home H` (python -m bench.operations)"
         lines += [f"| {r['preset']} cold build (s) | {r['cold_s']} | {cmd} |",
                   f"| {r['preset']} unchanged (warm) rebuild (s) | {r['warm_s']} | {cmd} |"]
         if "dask_cold_s" in r:

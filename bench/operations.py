@@ -141,12 +141,12 @@ def rebuild_times(preset: str) -> dict:
     """Cold, unchanged and after-one-prompt-edit build times of `preset` in one data root."""
     original = EDITED_PROMPT.read_text()
     with tempfile.TemporaryDirectory() as home:
-        cold, cold_tree = _build(preset, home)
-        warm, _ = _build(preset, home)
+        cold, cold_tree = _build(preset, home, "--runner", "default")  # rhelm's preset asks for Dask itself
+        warm, _ = _build(preset, home, "--runner", "default")
         default_hash = _content_hash(home, preset)
         try:
             EDITED_PROMPT.write_text(original + "{# bench: a template edit that renders the same prompt #}\n")
-            edited, _ = _build(preset, home)
+            edited, _ = _build(preset, home, "--runner", "default")
         finally:
             EDITED_PROMPT.write_text(original)
     with tempfile.TemporaryDirectory() as home:
@@ -186,7 +186,8 @@ def run() -> dict:
 
 def markdown(result: dict) -> list[str]:
     lines = ["", "## Rebuilds and orchestration overhead", "",
-             "`lifeloom build --preset P --home H`, fresh process each time; edit = a Jinja comment appended to "
+             "`lifeloom build --preset P --runner default --home H` (threads), fresh process each time; "
+             "edit = a Jinja comment appended to "
              "prompts/journal.jinja (`python -m bench.operations`).", "",
              "| preset | cold (s) | unchanged rebuild (s) | warm / cold | after one prompt edit (s) "
              "| cold, `--runner dask` (s) | same content on Dask | cold tree peak (MB) | Dask tree peak (MB) |",
@@ -194,7 +195,8 @@ def markdown(result: dict) -> list[str]:
     lines += [f"| {r['preset']} | {r['cold_s']} | {r['warm_s']} | {r['warm_share']} | {r['prompt_edit_s']} | "
               f"{r.get('dask_cold_s', '-')} | {_yes(r.get('dask_same_content'))} | {r.get('cold_tree_peak_mb', '-')} | "
               f"{r.get('dask_tree_peak_mb', '-')} |" for r in result["rebuilds"]]
-    lines += ["", "`--runner dask`: a fresh data root built on a Dask LocalCluster of 2 worker processes "
+    lines += ["", "`--runner dask`: a fresh data root built on a Dask LocalCluster of 2 worker processes (what the "
+              "rhelm preset's `[runner]` asks for) "
               "(`lifeloom build --preset P --runner dask --home H`), its content hash compared with the "
               "default runner's release. Tree peak: the largest sum of PSS over the build process and all its "
               "descendants (temporary Prefect server, Dask workers), sampled every 0.25 s from /proc."]

@@ -31,7 +31,6 @@ from schemas.tables import CORPUS_TABLES, RELEASE_TABLES, TABLES
 from tasks.domains import pack_for
 from tasks.llm import prompts
 from tasks.llm.preflight import check_providers
-from tasks.metrics import measure_corpus
 from tasks.metrics import report as metrics_report
 from tasks.metrics.report import card_section
 from tasks.world import profile
@@ -39,9 +38,9 @@ from validation.gates import GateReport, run_gates
 from warehouse import landing, release
 from warehouse.catalog import refresh_catalog, session
 from warehouse.ledger import ledger_by_stage_model, ledger_markdown
-from warehouse.measures import load_reference, personas_of
+from warehouse.measurepool import CorpusSource, measure_source
+from warehouse.measures import load_reference
 from warehouse.parquet import land_rows
-from warehouse.parsecache import default_cache
 from warehouse.paths import Layout, prepare_home
 from warehouse.provenance import code_version, package_versions
 from warehouse.runs import new_run_id, record_run
@@ -237,7 +236,7 @@ def measure(layout: Layout, config: BuildConfig, run_id: str, land_keys: dict[st
     if figures is None:
         con = session(layout, run_id)
         try:
-            figures = json.loads(json.dumps(corpus_figures(con, config, run_id)))  # the same types as when reused
+            figures = json.loads(json.dumps(corpus_figures(con, config, run_id, layout)))  # as when reused
         finally:
             con.close()
         landing.write_text(path, json.dumps(figures, sort_keys=True))
@@ -245,18 +244,19 @@ def measure(layout: Layout, config: BuildConfig, run_id: str, land_keys: dict[st
     return figures
 
 
-def corpus_figures(con, config: BuildConfig, run_id: str) -> dict[str, Any]:
+def corpus_figures(con, config: BuildConfig, run_id: str, layout: Layout) -> dict[str, Any]:
     """Everything the gates' key and the manifest read from the corpus tables. The ledger's `cached` flags
     differ between runs of equal content, but they are volatile (no hash reads them) and the manifest's
-    ledger totals are computed afresh by every run."""
+    ledger totals are computed afresh by every run. The validity measures of a large corpus are counted by a
+    pool of processes (warehouse/measurepool.py)."""
     return {
         "table_hashes": release.content_hashes(con, run_id, CORPUS_TABLES),
         "row_counts": release.row_counts(con, run_id, CORPUS_TABLES),
         "withdrawals": release.withdrawals(con, run_id), "sources": release.source_counts(con, run_id),
         "dialogue": release.dialogue_stats(con, run_id), "companion": release.companion_stats(con, run_id, config),
         "domain": {"name": config.domain, **pack_for(config).release_stats(con, run_id)},
-        "measures": [r.model_dump(mode="json") for r in measure_corpus(personas_of(con, run_id),
-                                                                        config.gates.grammar_sample, default_cache())],
+        "measures": [r.model_dump(mode="json") for r in measure_source(
+            CorpusSource(home=str(layout.home), run_id=run_id), config.gates.grammar_sample)],
     }
 
 

@@ -52,6 +52,7 @@ def build_flow(config: BuildConfig):
         return build_corpus
     from prefect_dask import DaskTaskRunner
 
+    quiet_dask()
     if config.runner.address:
         runner = DaskTaskRunner(address=config.runner.address)
     else:
@@ -59,6 +60,18 @@ def build_flow(config: BuildConfig):
         runner = DaskTaskRunner(cluster_kwargs={"n_workers": config.runner.workers, "threads_per_worker": 2,
                                                 "dashboard_address": None})
     return build_corpus.with_options(task_runner=runner)
+
+
+def quiet_dask() -> None:
+    """Dask's own INFO lines (scheduler and nanny start, connections, retirement: about thirty per build) reach
+    the console through the handler its config installs; a build shows its progress bar and warnings only."""
+    import logging
+
+    import distributed  # noqa: F401  (its import installs the handler; levels set before would be reset)
+
+    for name in ("distributed", "distributed.scheduler", "distributed.nanny", "distributed.core",
+                 "distributed.http.proxy", "distributed.worker"):
+        logging.getLogger(name).setLevel(logging.WARNING)
 
 
 def share_temporary_api() -> str | None:

@@ -86,11 +86,11 @@ def persona_ids(con: duckdb.DuckDBPyConnection, run_id: str) -> list[str]:
     return sorted(p for p in found if p is not None)
 
 
-def personas_of(con: duckdb.DuckDBPyConnection, run_id: str) -> Iterator[PersonaCorpus]:
-    """Each persona's corpus of the run, in persona order, one at a time."""
+def personas_of(con: duckdb.DuckDBPyConnection, run_id: str, only: list[str] | None = None) -> Iterator[PersonaCorpus]:
+    """Each persona's corpus of the run (or of the personas `only` names), in persona order, one at a time."""
     people = {p: (n, z) for p, n, z in _select(con, "select persona_id, name, profile from personas where run_id = ?",
                                                run_id)}
-    for pid in persona_ids(con, run_id):
+    for pid in persona_ids(con, run_id) if only is None else sorted(only):
         name, profile = people.get(pid, ("", None))
         corpus = PersonaCorpus(persona_id=pid, name=name or "")
         corpus.zone = _zone(profile) or corpus.zone
@@ -173,10 +173,11 @@ def measure_ref(layout, ref: str, verify: bool = True) -> list[MeasureRow]:
     run (its id, or an import's name) or `FORMAT:PATH`, a benchmark on disk read without landing (e.g.
     `rhelm:tests/fixtures/rhelm_sample`). ValueError when it names nothing, or a corpus without questions."""
     from tasks.interop import IMPORT_FORMATS
-    from tasks.metrics import GRAMMAR_SAMPLE, measure_corpus
+    from tasks.metrics import GRAMMAR_SAMPLE
     from warehouse.catalog import session
     from warehouse.diff import resolve_release
     from warehouse.integrity import ReleaseDamaged
+    from warehouse.measurepool import CorpusSource, measure_source
 
     fmt, _, where = ref.partition(":")
     if fmt in IMPORT_FORMATS and where:
@@ -189,7 +190,7 @@ def measure_ref(layout, ref: str, verify: bool = True) -> list[MeasureRow]:
     try:
         folder = resolve_release(layout, ref, verify)
         con, run_id = release_session(folder)
-        sample = grammar_sample_of(folder)
+        sample, source = grammar_sample_of(folder), CorpusSource(release=str(folder))
     except ReleaseDamaged:
         raise
     except ValueError:
@@ -198,13 +199,13 @@ def measure_ref(layout, ref: str, verify: bool = True) -> list[MeasureRow]:
             raise ValueError(f"no release, run or benchmark {ref!r} (give name/version, a release folder, a run id "
                              f"or import name under {layout.home}, or FORMAT:PATH with FORMAT one of "
                              f"{', '.join(IMPORT_FORMATS)})") from None
-        con = session(layout, run_id)
+        con, source = session(layout, run_id), CorpusSource(home=str(layout.home), run_id=run_id)
     try:
         if not con.execute("select count(*) from questions where run_id = ?", [run_id]).fetchone()[0]:
             raise ValueError(f"{ref!r} has no questions: the measures need a benchmark with questions")
-        return measure_corpus(personas_of(con, run_id), sample, default_cache())
     finally:
         con.close()
+    return measure_source(source, sample)
 
 
 def _require_questions(ref: str, rows: list[MeasureRow]) -> None:

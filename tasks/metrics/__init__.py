@@ -26,16 +26,39 @@ def measure_corpus(personas: Iterable[PersonaCorpus], grammar_sample: int = GRAM
                    parse_cache: VerdictCache | None = None) -> list[MeasureRow]:
     """Every validity measure of the corpus made of `personas` (see the module doc); `parse_cache` remembers
     grammar verdicts across runs (warehouse/parsecache.py)."""
+    tallies = new_tallies(grammar_sample, parse_cache)
+    add_personas(tallies, personas)
+    return measure_rows(tallies)
+
+
+def new_tallies(grammar_sample: int = GRAMMAR_SAMPLE, parse_cache: VerdictCache | None = None) -> list:
+    """One empty tally per family, in the order of the measure rows."""
     from tasks.metrics.coherence import CoherenceTally
     from tasks.metrics.difficulty import DifficultyTally
     from tasks.metrics.facts import FactTally
     from tasks.metrics.language import LanguageTally
     from tasks.metrics.questions import QuestionTally
 
-    tallies = [LanguageTally(grammar_sample, parse_cache), CoherenceTally(), FactTally(), QuestionTally(),
-               DifficultyTally()]
+    return [LanguageTally(grammar_sample, parse_cache), CoherenceTally(), FactTally(), QuestionTally(),
+            DifficultyTally()]
+
+
+def add_personas(tallies: list, personas: Iterable[PersonaCorpus]) -> list:
+    """Count `personas` into `tallies`, one persona at a time; returns the tallies."""
     for corpus in personas:
         for tally in tallies:
             tally.add(corpus)
-    return [r for tally in tallies for r in tally.rows()]
+    return tallies
 
+
+def merge_tallies(tallies: list, parts: Iterable[list]) -> list:
+    """Add tallies counted apart (each over a run of consecutive personas, given in persona order) into
+    `tallies`: the measures are then those of one pass over every persona (tests/tasks/metrics/test_merge.py)."""
+    for part in parts:
+        for tally, other in zip(tallies, part, strict=True):
+            tally.merge(other)
+    return tallies
+
+
+def measure_rows(tallies: list) -> list[MeasureRow]:
+    return [r for tally in tallies for r in tally.rows()]

@@ -28,6 +28,7 @@ from tasks.metrics.corpus import PersonaCorpus
 from tasks.metrics.text import fold, names_in, sentences, speech_act, stems
 
 TOPIC_GAP = dt.timedelta(minutes=45)
+EXAMPLES = 5
 RESTATED = 0.6
 _GREETINGS = (
     (re.compile(r"^(?:good )?morning\b", re.I), range(4, 12)),
@@ -90,6 +91,18 @@ class CoherenceTally:
             self._announcements(corpus, [t for t in turns if t.role == "user"])
             self._senders(corpus)
 
+    def merge(self, other: CoherenceTally) -> None:
+        """Add the tally of later personas, counted apart (the rows are those of one tally over all, in order)."""
+        for role, counts in other.turns.items():
+            mine = self.turns.setdefault(role, [0, 0, 0, 0])
+            mine[:] = [a + b for a, b in zip(mine, counts, strict=True)]
+        for name in ("followups", "restating", "announcing_sessions", "repeating_sessions", "greetings", "mistimed",
+                     "event_emails", "unrelated"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for name in ("restating_examples", "repeat_examples", "mistimed_examples", "unrelated_examples"):
+            setattr(self, name, (getattr(self, name) + getattr(other, name))[:EXAMPLES])
+        self.has_events = self.has_events or other.has_events
+
     def _turn(self, t) -> None:
         counts = self.turns.get(t.role)
         sents = list(sentences(t.text))
@@ -117,7 +130,7 @@ class CoherenceTally:
             self.followups += 1
             if words and not asks and len(words & said) / len(words) >= RESTATED:
                 self.restating += 1
-                if len(self.restating_examples) < 5:
+                if len(self.restating_examples) < EXAMPLES:
                     self.restating_examples.append(t.turn_id)
             said |= words
 
@@ -129,7 +142,7 @@ class CoherenceTally:
                     self.greetings += 1
                     if t.timestamp.astimezone(zone).hour not in hours:
                         self.mistimed += 1
-                        if len(self.mistimed_examples) < 5:
+                        if len(self.mistimed_examples) < EXAMPLES:
                             self.mistimed_examples.append(f"{t.turn_id} {first[:40]!r} at "
                                                           f"{t.timestamp.astimezone(zone):%H:%M}")
                     break
@@ -147,7 +160,7 @@ class CoherenceTally:
             self.announcing_sessions += 1
             if max(counts.values()) > 1:
                 self.repeating_sessions += 1
-                if len(self.repeat_examples) < 5:
+                if len(self.repeat_examples) < EXAMPLES:
                     self.repeat_examples.append(sid)
 
     def _senders(self, corpus: PersonaCorpus) -> None:
@@ -169,7 +182,7 @@ class CoherenceTally:
             if sender and (sender == me or sender in people or sender in fold(named).lower()):
                 continue
             self.unrelated += 1
-            if len(self.unrelated_examples) < 5:
+            if len(self.unrelated_examples) < EXAMPLES:
                 self.unrelated_examples.append(f"{d.doc_id} from {sender!r} about {event.kind}")
 
     def rows(self) -> list[MeasureRow]:

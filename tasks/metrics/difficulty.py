@@ -106,6 +106,10 @@ class DifficultyTally:
                 new[qid].results[system] = correct(q, answer)
         self.items += new.values()
 
+    def merge(self, other: DifficultyTally) -> None:
+        """Add the items of later personas, run apart (answer_prior runs over all of them in `rows`)."""
+        self.items += other.items
+
     def rows(self) -> list[MeasureRow]:
         if not self.items:
             return [row("difficulty.chance", None, 0, note="no questions")] + [

@@ -66,6 +66,14 @@ class FactTally:
             self.multi_turn += split or (not alone and len({i for i, _ in items}) > 1)
         self._recall(corpus, facts)
 
+    def merge(self, other: FactTally) -> None:
+        """Add the tally of later personas, counted apart (the rows are those of one tally over all, in order)."""
+        for name in ("facts", "mentions", "verbatim", "turn_facts", "multi_turn", "stated", "recovered"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for mode, n in other.by_mode.items():
+            self.by_mode[mode] += n
+        self.missed_examples = (self.missed_examples + other.missed_examples)[:5]
+
     def _mentions(self, corpus: PersonaCorpus) -> list[tuple[str, str, str, bool]]:
         if corpus.fact_mentions is not None:
             return [(m["fact_id"], m["evidence_id"], m.get("mode", "explicit"), bool(m.get("counts", True)))

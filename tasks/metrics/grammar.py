@@ -107,6 +107,39 @@ def parses(sentence: str, cache: VerdictCache | None = None) -> bool | None:
     return verdict
 
 
+def verdicts(sentences: list[str]) -> list[tuple[str, bool | None]]:
+    """(folded sentence, verdict) for each sentence: what a worker process parses for `Verdicts`."""
+    return [(fold(s), parses(s)) for s in sentences]
+
+
+class Verdicts:
+    """Verdicts held in memory in front of an optional cache on disk: verdicts parsed elsewhere (a pool of
+    processes) are `put` here, then found by `parses` whether or not the disk cache is on."""
+
+    def __init__(self, base: VerdictCache | None = None) -> None:
+        self.known: dict[str, bool | None] = {}
+        self.base = base
+
+    def get(self, sentence: str) -> tuple[bool, bool | None]:
+        if sentence in self.known:
+            return True, self.known[sentence]
+        return self.base.get(sentence) if self.base is not None else (False, None)
+
+    def put(self, sentence: str, verdict: bool | None) -> None:
+        self.known[sentence] = verdict
+        if self.base is not None:
+            self.base.put(sentence, verdict)
+
+    def unknown(self, sentences: list[str]) -> list[str]:
+        """The sentences `parses` would have to parse (short enough, no verdict known), once each."""
+        out: dict[str, str] = {}
+        for s in sentences:
+            text = fold(s)
+            if len(text.split()) <= MAX_WORDS and text not in out and not self.get(text)[0]:
+                out[text] = s
+        return list(out.values())
+
+
 @dataclass
 class ParseTally:
     """Complete parses among a sample of sentences."""

@@ -32,11 +32,29 @@ class _RoleTally:
     words: int = 0
     forms: Counter = field(default_factory=Counter)
     skeletons: Counter = field(default_factory=Counter)
-    owner: dict[int, str] = field(default_factory=dict)
-    """normal-form hash -> the one persona that said it, or '*' once two have."""
+    owner: dict[bytes, str] = field(default_factory=dict)
+    """normal-form digest -> the one persona that said it, or '*' once two have."""
     eligible: Counter = field(default_factory=Counter)
     sample: list[tuple[int, str]] = field(default_factory=list)
     """A max-heap (negated digests) of the `sample` sentences with the lowest digests."""
+
+    def merge(self, other: _RoleTally, size: int) -> None:
+        """Add the counts of `other`, a tally of later personas (the order `add` would have seen them in)."""
+        self.sentences += other.sentences
+        self.words += other.words
+        self.forms.update(other.forms)
+        self.skeletons.update(other.skeletons)
+        self.eligible.update(other.eligible)
+        for h, persona in other.owner.items():
+            seen = self.owner.get(h)
+            self.owner[h] = persona if seen in (None, persona) else "*"
+        self.sample = heapq.nlargest(size, self.sample + other.sample)  # the lowest digests, negated
+        heapq.heapify(self.sample)
+
+
+def _digest(form: str) -> bytes:
+    """A normal form's key: stable across processes, unlike `hash` (tallies counted apart are merged)."""
+    return hashlib.blake2b(form.encode(), digest_size=8).digest()
 
 
 class LanguageTally:
@@ -56,11 +74,24 @@ class LanguageTally:
             for i, sentence in enumerate(sentences(turn.text)):
                 self._count(tally, corpus.persona_id, f"{turn.turn_id}:{i}", sentence, names)
 
+    def merge(self, other: LanguageTally) -> None:
+        """Add the tally of later personas, counted apart (in another process): the rows are those of one tally
+        that saw every persona in order."""
+        for role, tally in self.roles.items():
+            tally.merge(other.roles[role], self.size)
+
+    def sampled(self) -> list[str]:
+        """The sentences the grammar measure parses (in `rows`), so a pool can parse them first."""
+        return [sentence for t in self.roles.values() for _, sentence in t.sample]
+
+    def __getstate__(self) -> dict:  # the verdict cache (an SQLite connection) stays in the process that opened it
+        return {**self.__dict__, "cache": None}
+
     def _count(self, tally: _RoleTally, persona_id: str, key: str, sentence: str, names: tuple[str, ...]) -> None:
         form = normal(sentence)
         tally.sentences += 1
         tally.words += len(form.split())
-        h = hash(form)
+        h = _digest(form)
         tally.forms[h] += 1
         tally.skeletons[skeleton(sentence, names)] += 1
         if len(form.split()) >= MIN_CROSS_WORDS:

@@ -39,6 +39,11 @@ class QuestionTally:
             self.questions.append(q)
             self.skeletons[skeleton(q.question, names)] += 1
 
+    def merge(self, other: QuestionTally) -> None:
+        """Add the tally of later personas, counted apart (the rows are those of one tally over all, in order)."""
+        self.questions += other.questions
+        self.skeletons.update(other.skeletons)
+
     def rows(self) -> list[MeasureRow]:
         qs = self.questions
         if not qs:

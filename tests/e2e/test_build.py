@@ -210,6 +210,19 @@ def test_release_is_measured_gated_and_carded(tiny):
     assert artifact is not None and "tiny/v0001" in artifact.data and "RHELM excerpt" in artifact.data
 
 
+def test_measures_counted_by_a_pool_of_processes_equal_the_landed_ones(tiny):
+    """A large corpus is measured by worker processes, one persona each (warehouse/measurepool.py); forced on the
+    tiny release, the pool's measures equal the ones the build landed in one pass."""
+    from warehouse.measurepool import CorpusSource, measure_source
+    from warehouse.measures import grammar_sample_of
+
+    home, result = tiny
+    folder = home / "releases" / "tiny" / "v0001"
+    pooled = measure_source(CorpusSource(release=str(folder)), grammar_sample_of(folder), workers=2)
+    landed = dict(open_catalog(Layout(home)).execute("select measure, value from latest.measures").fetchall())
+    assert {r.measure: r.value for r in pooled} == landed
+
+
 def test_a_measure_past_its_threshold_fails_the_build_naming_value_and_bound(tmp_path):
     cfg = load_preset("tiny")
     # every tiny user sentence but one or two is distinct: only a perfect score passes this bound
