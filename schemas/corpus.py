@@ -137,6 +137,10 @@ class FactMention(_Row):
     mode: MentionMode
     span: str | None = Field(None, description="the words of the text that convey it, when it has them")
     counts: bool = Field(True, description="whether the mention is evidence of the fact's value")
+    checked_by: Literal["realizer", "wording", "fact_check"] = Field(
+        "realizer", description="what established it: `realizer`, the offline narrator built the sentence to say it; "
+        "`wording`, a real model's text holds a surface form or the planned paraphrase; `fact_check`, a real model's "
+        "text was judged to convey it by the fact_check call (then the span is null)")
 
 
 class Corpus(_Row):

@@ -302,7 +302,7 @@ def check_clock(audit: Audit, session_id: str, turns: list[Turn]) -> None:
 def check_mentions(audit: Audit) -> None:
     """Each fact_mentions row: its fact and its turn or chunk resolve, its span is in that text, and a mention that
     counts as evidence of the value is in a text carrying one of the fact's surface forms, or, said in other words
-    (REALIZED_MODES), has its recorded span there (`mention_resolves`)."""
+    (REALIZED_MODES), has its recorded span there or a real model's fact_check verdict (`mention_resolves`)."""
     for m in audit.corpus.mentions:
         item = audit.turns.get(m.evidence_id) if m.evidence_kind == "turn" else audit.chunks.get(m.evidence_id)
         fact = audit.facts.get(m.fact_id)
@@ -311,7 +311,7 @@ def check_mentions(audit: Audit) -> None:
             audit.flag("dialogue", m.mention_id, "mention_resolves", f"mention cites {missing}, which does not exist",
                        "record mentions of existing facts in existing turns and chunks")
         elif m.span and not mentions(item.text, m.span) or m.counts and not carries(item.text, fact) and not (
-                m.span and m.mode in REALIZED_MODES):
+                (m.span or m.checked_by == "fact_check") and m.mode in REALIZED_MODES):
             audit.flag("dialogue", m.mention_id, "mention_resolves", f"{m.evidence_id} does not hold the mention's "
                        f"{'span ' + repr(m.span) if m.span else 'fact'} ({m.fact_id}, {m.mode})",
                        "record a mention only for words the text says")

@@ -37,14 +37,17 @@ items as (
     union all select 'chunk', chunk_id, text from {chunks}
     where run_id = $run_id and chunk_id in (select evidence_id from cited where evidence_kind = 'chunk')
 )
-select e.question_id, e.evidence_id, e.fact_id, items.text, f.surface_forms, m.spans
+select e.question_id, e.evidence_id, e.fact_id, items.text, f.surface_forms, m.spans, coalesce(m.judged, false)
 from {question_evidence} as e
 left join items on items.kind = e.evidence_kind and items.id = e.evidence_id
 left join (select distinct on (fact_id) fact_id, surface_forms from {facts} where run_id = $run_id) as f
     on f.fact_id = e.fact_id
 left join (  -- where the realizer recorded the fact said in other words (tasks/common/evidence.py)
-    select evidence_kind, evidence_id, fact_id, list(span) as spans from {fact_mentions}
-    where run_id = $run_id and counts and span is not null and mode in ({realized})
+    -- or where a real model's text was judged to convey it by fact_check (no span: tasks/dialogue/livecheck.py)
+    select evidence_kind, evidence_id, fact_id, list(span) filter (where span is not null) as spans,
+        bool_or(checked_by = 'fact_check') as judged
+    from {fact_mentions}
+    where run_id = $run_id and counts and (span is not null or checked_by = 'fact_check') and mode in ({realized})
     group by all
 ) as m on m.evidence_kind = e.evidence_kind and m.evidence_id = e.evidence_id and m.fact_id = e.fact_id
 where e.run_id = $run_id
@@ -72,16 +75,16 @@ def fallback_frame(con: duckdb.DuckDBPyConnection, run_id: str) -> pd.DataFrame:
 
 
 def carries_frame(con: duckdb.DuckDBPyConnection, run_id: str) -> pd.DataFrame:
-    """One row per evidence link with `carries`: the item's text carries the fact, by a surface form or by the
-    span of a counted mention in other words recorded for that item (null when the item or the fact does not
-    resolve; integrity reports those). Texts are streamed in batches and reduced to the
-    flag as they come, so no text reaches a frame."""
+    """One row per evidence link with `carries`: the item's text carries the fact, by a surface form, by the
+    span of a counted mention in other words recorded for that item, or by a fact_check verdict on it (null
+    when the item or the fact does not resolve; integrity reports those). Texts are streamed in batches and
+    reduced to the flag as they come, so no text reaches a frame."""
     rows = [
         (qid, eid, fid,
          (carries(text, SimpleNamespace(surface_forms=list(forms)))
-          or any(mentions(text, span) for span in (spans if _is_list(spans) else ())))
+          or any(mentions(text, span) for span in (spans if _is_list(spans) else ())) or bool(judged))
          if isinstance(text, str) and _is_list(forms) else None)
-        for qid, eid, fid, text, forms, spans in stream(con, CARRIES_SQL, run_id, "question_evidence", "turns",
+        for qid, eid, fid, text, forms, spans, judged in stream(con, CARRIES_SQL, run_id, "question_evidence", "turns",
                                                         "chunks", "facts", "fact_mentions")
     ]
     return pd.DataFrame(rows, columns=["question_id", "evidence_id", "fact_id", "carries"])

@@ -392,13 +392,16 @@ def sentence_with(text: str, parts: tuple[str, ...]) -> str | None:
 
 def turn_mentions(turn: Turn, facts: dict[str, Fact], realized: dict[str, Realization], earlier: list[Turn],
                   distractors: list[Distractor] | tuple[Distractor, ...] = (),
-                  halves: tuple[str, ...] = ("first", "rest")) -> list[dict[str, Any]]:
+                  halves: tuple[str, ...] = ("first", "rest"), live: bool = False,
+                  judged: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
     """What a committed turn mentions: each fact it states (corrected when it has the slip and the correcting
     sentence, paraphrased when it says every part of the planned paraphrase and not the value, else explicit),
     each it names without its value (reference), each planned distractor it says (a user turn), and, for a
     reply, each fact told earlier in the session that it repeats. A split fact's half is recorded only in the turn
     meant to say it (`halves`: `first` in the opening, `rest` in the first follow-up): the dish named in a
-    follow-up's reaction is not the opening's half."""
+    follow-up's reaction is not the opening's half. With a real model (`live`) each mention is checked by its
+    `wording`, and a fact the fact_check call judged the text to convey (`judged`) without a surface form or the
+    planned words is recorded in its planned mode (paraphrased unless implied), without a span."""
     out = []
     for fid in turn.fact_ids:
         fact, r = facts[fid], realized.get(fid)
@@ -420,6 +423,10 @@ def turn_mentions(turn: Turn, facts: dict[str, Fact], realized: dict[str, Realiz
             span = r.clause if mentions(turn.text, r.clause) else sentence_with(turn.text, r.parts)
             out.append({"fact_id": fid, "mode": "implied" if r.mode == "implied" else "paraphrased", "span": span,
                         "counts": True})
+        elif fid in judged:  # judged to convey it without its first surface form: the name it keeps is the span
+            out.append({"fact_id": fid, "mode": "implied" if r is not None and r.mode == "implied" else "paraphrased",
+                        "span": next((f for f in fact.surface_forms if mentions(turn.text, f)), None), "counts": True,
+                        "checked_by": "fact_check"})
         else:
             span = next((f for f in fact.surface_forms if mentions(turn.text, f)), None)
             out.append({"fact_id": fid, "mode": "explicit", "span": span, "counts": True})
@@ -436,4 +443,5 @@ def turn_mentions(turn: Turn, facts: dict[str, Fact], realized: dict[str, Realiz
                 whole = carries_first(turn.text, facts[fid])
                 out.append({"fact_id": fid, "mode": "explicit" if whole else "reference", "span": span,
                             "counts": whole})
-    return [m | {"evidence_id": turn.turn_id} for m in out]
+    checked = "wording" if live else "realizer"
+    return [{"checked_by": checked, **m, "evidence_id": turn.turn_id} for m in out]

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from schemas.config import BuildConfig
-from schemas.corpus import Document, FactCheck, Session, TimeRef, Turn, TurnText
+from schemas.corpus import Document, Session, TimeRef, Turn, TurnText
 from schemas.profile import Persona
 from schemas.world import Fact, World
 from tasks.common.facttext import (
@@ -33,6 +33,7 @@ from tasks.common.facttext import (
 )
 from tasks.common.rng import rng_for
 from tasks.common.timeutil import human_date, local_date
+from tasks.dialogue import livecheck
 from tasks.dialogue.attachments import attachment_context
 from tasks.dialogue.bullets import EMOJI, SENTENCE, STAGE
 from tasks.dialogue.fallback import FALLBACK_ASKS, FALLBACK_FOLLOWUP, FALLBACK_REPLY
@@ -68,6 +69,8 @@ class SessionWriter(SplitHalves, EventViews):
         """Events already announced in this session: a later bullet of one goes on with it instead."""
         self.whens: dict[str, str] = {}
         """When the user said each event happened, as they said it (`yesterday`): what the assistant may say back."""
+        self.conveyed: frozenset[str] = frozenset()
+        """The facts a live model's opening conveys by the fact_check verdict (tasks/dialogue/livecheck.py)."""
         self.realized: dict[str, Realization] = {}
         """The current topic's planned realizations by fact id (tasks/dialogue/mentions.py)."""
         self.distractors: list[Distractor] = []
@@ -135,11 +138,13 @@ class SessionWriter(SplitHalves, EventViews):
         problems: list[Problem] = []
         for sample in range(attempts):
             text = yield from self.generate(prompt, context, sample)
+            judged = yield from livecheck.judged_opening(self, topic, turn_kind, text)
             turn, contradicted = yield from self.user_draft(topic, turn_kind, self.repaired(topic, turn_kind, text))
-            problems = contradicted + self.problems(turn, topic)
+            problems = judged + contradicted + self.problems(turn, topic)
             if not problems:
                 return self.commit(turn)
             self.note(topic, turn, problems, "info", f"wording {sample + 1} of {attempts} rejected; regenerated")
+        self.conveyed = frozenset()
         turn, contradicted = yield from self.user_draft(topic, turn_kind, self.template_text(topic, turn_kind))
         if not contradicted + self.problems(turn, topic):
             self.note(topic, turn, problems, "warning", "every wording was rejected; used the rule template")
@@ -196,12 +201,13 @@ class SessionWriter(SplitHalves, EventViews):
         must appear, and the mode."""
         r = self.realized.get(fact.fact_id)
         event = is_event_fact(fact) and topic.event is not None and fact.event_id == topic.event.event_id
+        names = livecheck.value_names(fact.value)
         if r is None:
             return {"clause": self.fact_clause(topic, fact), "must_include": must_include(fact), "mode": "explicit",
-                    "event": event}
+                    "event": event, "names": names}
         said = f"{r.wrong} {r.correction}" if r.wrong else r.clause
         form = next((f for f in reversed(fact.surface_forms) if mentions(said, f)), r.parts[-1])
-        out = {"clause": r.clause, "must_include": form, "mode": r.mode, "event": event,
+        out = {"clause": r.clause, "must_include": form, "mode": r.mode, "event": event, "names": names,
                "constraint": getattr(ATTRIBUTES.get(fact.attribute), "domain", "") == "constraint"}
         return out | ({"wrong": r.wrong, "correction": r.correction} if r.wrong else {})
 
@@ -224,7 +230,8 @@ class SessionWriter(SplitHalves, EventViews):
             return text
         if topic.doc is not None and f"[Upload {topic.doc.doc_id}]" not in text:
             text = f"[Upload {topic.doc.doc_id}] {text}"
-        missing = [f for f in self.bullet_facts(topic) if f.surface_forms and not self.said(text, f)]
+        missing = [f for f in self.bullet_facts(topic) if f.surface_forms and not self.said(text, f)
+                   and f.fact_id not in self.conveyed]
         return " ".join([text] + [f"{capital(clause(f, self.persona, 'first'))}." for f in missing])
 
     def template_text(self, topic: Topic, kind: str) -> str:
@@ -261,7 +268,8 @@ class SessionWriter(SplitHalves, EventViews):
             if phrase and mentions(text, phrase):
                 paraphrased = [f.fact_id for f in unclaimed]
             elif self.live and unclaimed:
-                paraphrased, contradicted = yield from self.checked_paraphrases(text, unclaimed)
+                paraphrased, problems = yield from livecheck.verdicts(text, unclaimed, self.persona)
+                contradicted = [p for p in problems if p.check == "turn_contradicts_fact"]
         if topic.recall is not None:
             said = mentions(text, topic.recall.phrase)
             paraphrased = [topic.recall.fact_id] if said else []
@@ -270,7 +278,8 @@ class SessionWriter(SplitHalves, EventViews):
         contradicted += [Problem("time_ref_in_text", f"the opening must say {r.phrase!r} (the event was on {r.date})")
                          for r in missing]
         claims = carried_ids(text, facts, first_only=kind == "followup")  # a follow-up naming `the cycling` refers
-        claims += [f.fact_id for f in facts if kind == "initial" and f.fact_id not in claims and self.said(text, f)]
+        claims += [f.fact_id for f in facts if kind == "initial" and f.fact_id not in claims
+                   and (self.said(text, f) or f.fact_id in self.conveyed)]
         paraphrased += [f.fact_id for f in facts if kind == "followup" and f.fact_id not in claims + paraphrased
                         and carries(text, f)]
         halves = [r.fact_id for r in self.pending() if kind == "followup" and r.fact_id not in claims
@@ -281,21 +290,6 @@ class SessionWriter(SplitHalves, EventViews):
             contradicted += [Problem("split_rest", f"the first follow-up must add {r.rest!r}") for r in self.pending()
                              if r.fact_id not in halves]
         return self.draft("user", text, topic, kind, claims, refs, paraphrased), contradicted
-
-    def checked_paraphrases(self, text: str, facts: list[Fact]) -> Chain[tuple[list[str], list[Problem]]]:
-        """With a live model (the fact_check prompt): the facts `text` refers to without a surface form, and a
-        problem for each fact it contradicts."""
-        referred, contradicted = [], []
-        for fact in facts:
-            context = {"text": text, "fact": {"clause": clause(fact, self.persona, "first"), "value": fact.value,
-                                              "surface_forms": list(fact.surface_forms)}}
-            verdict = yield CallSpec("fact_check", context, FactCheck, STAGE, self.persona.persona_id)
-            if verdict.contradicts:
-                contradicted.append(Problem("turn_contradicts_fact", f"the model judged the turn to contradict "
-                                            f"{fact.fact_id} ({fact.value!r})"))
-            elif verdict.refers:
-                referred.append(fact.fact_id)
-        return referred, contradicted
 
     # assistant turns
 
@@ -363,7 +357,8 @@ class SessionWriter(SplitHalves, EventViews):
         self.turns.append(turn)
         half = ("first",) if self.k == 0 else ("rest",) if self.k == 1 else ()
         found = turn_mentions(turn, self.facts, self.realized, self.turns[:-1], self.distractors,
-                              half if turn.role == "user" else ())
+                              half if turn.role == "user" else (), self.live,
+                              self.conveyed if turn.role == "user" else frozenset())
         for m in found:
             if m["mode"] == "split":
                 self.halves[half[0]].add(m["fact_id"])
@@ -384,7 +379,8 @@ class SessionWriter(SplitHalves, EventViews):
                           documents=self.documents, topic_dates=dates, topic_text=self.topic_text(topic, refs),
                           realized=frozenset(fid for fid, r in self.realized.items() if turn.role == "user"
                                              and (all(mentions(turn.text, p) for p in r.parts) or r.rest_parts
-                                                  and all(mentions(turn.text, p) for p in r.rest_parts))))
+                                                  and all(mentions(turn.text, p) for p in r.rest_parts)))
+                          | (self.conveyed if turn.role == "user" else frozenset()))
         return [p for p in turn_problems(turn, scope) if p.check != "assistant_length"]
 
     def topic_text(self, topic: Topic, refs: Sequence[TimeRef]) -> str:

@@ -71,14 +71,16 @@ def write_dialogue(
     """Bullets, one session per day that has topics, the sessions' turns, what the turns and the documents'
     `chunks` mention (fact_mentions), and the stage's repairs."""
     corpus = dialogue_corpus(config, persona, world, documents, gateway)
-    return corpus.model_copy(update={"mentions": corpus.mentions + chunk_mentions(persona, world, chunks, documents)})
+    live = config.provider_for("sources").name != "offline"
+    return corpus.model_copy(update={"mentions": corpus.mentions + chunk_mentions(persona, world, chunks, documents,
+                                                                                  live)})
 
 
 def chunk_mentions(persona: Persona, world: World, chunks: Sequence[Chunk],
-                   documents: Sequence[Document] = ()) -> list[FactMention]:
+                   documents: Sequence[Document] = (), live: bool = False) -> list[FactMention]:
     """A chunk's facts: paraphrased, spanning the sentence that holds them, when its document records the fact
     said in other words there (`Document.realized`) and the chunk lacks the first surface form; else explicit,
-    spanning the surface form it holds."""
+    spanning the surface form it holds. `live`: a real model wrote the documents (checked_by `wording`)."""
     facts = {f.fact_id: f for f in world.facts}
     docs = {d.doc_id: d for d in documents}
     out = []
@@ -91,7 +93,8 @@ def chunk_mentions(persona: Persona, world: World, chunks: Sequence[Chunk],
             else:
                 mode, span = "explicit", next((f for f in facts[fid].surface_forms if mentions(chunk.text, f)), None)
             out.append(FactMention(mention_id=f"{chunk.chunk_id}-m{n}", persona_id=persona.persona_id, fact_id=fid,
-                                   evidence_id=chunk.chunk_id, evidence_kind="chunk", mode=mode, span=span))
+                                   evidence_id=chunk.chunk_id, evidence_kind="chunk", mode=mode, span=span,
+                                   checked_by="wording" if live else "realizer"))
     return out
 
 

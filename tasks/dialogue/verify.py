@@ -363,7 +363,7 @@ def scopes_for(persona: Persona, world: World, corpus: Corpus, window: int | Non
     bullet_events = {b.bullet_id: b.event_id for b in corpus.bullets}
     realized: dict[str, set[str]] = defaultdict(set)
     for m in corpus.mentions:
-        if m.mode in REALIZED_MODES and m.counts and m.span:
+        if m.mode in REALIZED_MODES and m.counts and (m.span or m.checked_by == "fact_check"):
             realized[m.evidence_id].add(m.fact_id)
     sessions: dict[str, list[Turn]] = defaultdict(list)
     for turn in corpus.turns:

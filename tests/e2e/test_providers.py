@@ -68,6 +68,9 @@ def test_build_on_provider_accounts_for_every_fault_then_reruns_from_cache(provi
     summary = ledger_by_stage_model(con, first["run_id"])
     assert {s["stage"] for s in summary} >= {"profile", "loop", "sources", "dialogue"}
     assert sum(s["calls"] for s in summary) == len(rows)
+    checked = dict(con.execute("select checked_by, count(*) from fact_mentions where run_id = ? group by 1",
+                               [first["run_id"]]).fetchall())
+    assert checked and set(checked) <= {"wording", "fact_check"}  # a real model wrote every text, none the realizer
 
     assert_no_secret(tmp_path, caplog.text)
     if provider == "anthropic":

@@ -362,7 +362,11 @@ def test_stage_prompts_list_the_facts_to_convey_and_ask_for_json(monkeypatch):
     for request in recorder.requests:
         assert "Answer with JSON only" in request.prompt
         for fact in request.context.get("facts", []):
-            assert f'must include: "{fact["must_include"]}"' in request.prompt
+            if request.prompt_name == "user_turn_initial":  # natural text: no phrase to copy, names kept (issue 24)
+                assert fact["clause"] in request.prompt and "must include" not in request.prompt
+                assert f'(names: {", ".join(fact["names"])})' in request.prompt if fact["names"] else True
+            else:
+                assert f'must include: "{fact["must_include"]}"' in request.prompt
 
 
 def test_background_openings_introduce_the_user_without_an_event():
