@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from tasks.common.facttext import mentions
+from tasks.llm.providers.narrators.realize import expand_i_d
 from tasks.llm.providers.offline import narrator
 
 EMOJI = ("🙂", "😊", "🎉", "🙌", "😅", "🤞", "✨", "👍")
@@ -127,6 +128,7 @@ def voiced(text: str, style: dict[str, Any], rng: random.Random, valence: str | 
     """`text` in the persona's voice: no contractions when formal, emoji when they use them (a sad one for a
     setback: `valence`)."""
     if band(style) == "formal":
+        text = expand_i_d(text)
         for short, full in CONTRACTIONS.items():
             text = re.sub(rf"(?<!\w){re.escape(short)}(?!\w)", full, text)
     if style.get("emoji") and rng.random() < 0.7:

@@ -31,7 +31,7 @@ from tasks.llm.providers.narrators.dialogue_banks import (
     SMALL_TALK_VERBS,
     TABLE_FRAMES,
 )
-from tasks.llm.providers.narrators.realize import uncap
+from tasks.llm.providers.narrators.realize import expand_i_d, uncap
 from tasks.llm.providers.offline import narrator
 
 _EMOJI_RE = re.compile("[\U0001f300-\U0001faff\u2600-\u27bf\ufe0f]")
@@ -68,7 +68,7 @@ def words(text: str) -> int:
 
 def formal(text: str) -> str:
     """`text` without contractions (`don't` -> `do not`, `It's` -> `It is`)."""
-    text = text.replace("\u2019", "'")
+    text = expand_i_d(text.replace("\u2019", "'"))
     for pattern, full in _CONTRACTIONS:
         text = re.sub(pattern, lambda m, full=full: _same_case(m, full), text, flags=re.IGNORECASE)
     return text
@@ -105,6 +105,10 @@ def sentence(*parts: str, end: str = ".") -> str:
     return capital(text if text[-1:] in ".!?" else text + end)
 
 
+LEAD_ONLY = frozenset({"i must say", "to be sure", "certainly", "in any case", "to be fair"})
+"""Favourite phrases that open a sentence but cannot close one."""
+
+
 def vocab_word(style: dict[str, Any], rng: random.Random) -> str | None:
     """One of the persona's favourite words or phrases, or None."""
     vocab = [v for v in style.get("vocabulary") or [] if v.strip()]
@@ -116,7 +120,10 @@ def with_vocab(s: str, style: dict[str, Any], rng: random.Random, chance: float 
     word = vocab_word(style, rng)
     if word is None or rng.random() >= chance or s.startswith("[") or word.lower() in s.lower():
         return s
-    if rng.random() < 0.6 and "," not in " ".join(s.split()[:3]) and ":" not in " ".join(s.split()[:3]):
+    lead_only = word.lower() in LEAD_ONLY or s.endswith("?")  # "Should I go, to be sure?" is no one's English
+    if lead_only and ("," in " ".join(s.split()[:3]) or ":" in " ".join(s.split()[:3])):
+        return s
+    if (lead_only or rng.random() < 0.6) and "," not in " ".join(s.split()[:3]) and ":" not in " ".join(s.split()[:3]):
         keep = s.startswith(("I ", "I'")) or s[1:2].isupper()
         return f"{capital(word)}, {s if keep else s[:1].lower() + s[1:]}"
     return f"{s[:-1]}, {word}{s[-1]}" if s[-1:] in ".!?" else f"{s}, {word}"

@@ -26,7 +26,7 @@ from tasks.llm.providers.narrators.realize import capital, second_person, uncap
 
 _FEELING = re.compile(
     r"^(?:I'm|I am)\s+(?:(?:so|really|pretty|quite|very|rather)\s+)?(?P<adj>pleased|relieved|happy|chuffed|excited|"
-    r"proud|glad|disappointed|frustrated|annoyed|deflated|fed up|a bit down|let down)\s+(?P<prep>about|of)\s+"
+    r"proud|glad|disappointed|frustrated|annoyed|deflated|fed up|a bit down|let down)\s+(?P<prep>about|of|with|by)\s+"
     r"(?P<what>.+)$", re.IGNORECASE)
 _SECOND_THOUGHT = re.compile(
     r"^(?:I don't want|I do not want|I keep|I'm trying not|I am trying not|I'd rather|I would rather|I just hope|"

@@ -305,3 +305,24 @@ def first_person(text: str) -> str:
     for pattern, repl in _ME:
         text = re.sub(pattern, repl, text)
     return text
+
+
+@functools.lru_cache(maxsize=4096)
+def is_participle(word: str) -> bool:
+    """Whether `word` is a past participle and not also the verb's base form ("been", "pictured"; not "put")."""
+    low = word.lower()
+    return any(low in (getInflection(lemma, "VBN") or ()) and low not in (getInflection(lemma, "VB") or ())
+               for lemma in getAllLemmas(low).get("VERB", ()))
+
+
+_I_D = re.compile(r"\b([Ii])'d((?:\s+(?:never|just|already|always|really|also|only|long))*)\s+([A-Za-z]+)")
+
+
+def expand_i_d(text: str) -> str:
+    """`I'd` written out as what it stands for: "I had" before a past participle ("I had been looking forward"),
+    "I would" otherwise ("I would rather"), for a voice that uses no contractions."""
+    def full(m: re.Match[str]) -> str:
+        verb = "had" if is_participle(m.group(3)) else "would"
+        return f"{m.group(1)} {verb}{m.group(2)} {m.group(3)}"
+
+    return _I_D.sub(full, text)

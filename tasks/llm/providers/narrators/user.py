@@ -47,10 +47,10 @@ def feeling(valence: str, style: dict[str, Any], handle: str, rng: random.Random
     """`I'm really relieved about the bill.`, `I'm a bit down about it.`, `The lunch made my day.`: a feeling the
     user has not named yet in the session (`said`: their earlier turns, lower-cased), while one is left."""
     b = band(style)
-    fresh = [a for a in FEELINGS[valence] if f"{a} about" not in said and f"{a} of" not in said]
+    fresh = [a for a in FEELINGS[valence] if not any(f"{a} {p}" in said for p in ("about", "of", "with", "by"))]
     adjective = rng.choice(fresh or list(FEELINGS[valence]))
     degree = "" if adjective.startswith(("a bit", "fed")) else rng.choice(DEGREES[b])
-    prep = "of" if adjective == "proud" else "about"
+    prep = {"proud": "of", "fed up": "with", "let down": "by"}.get(adjective, "about")
     about = f"{prep} {handle}"
     core = " ".join(w for w in ("I'm", degree, adjective, about) if w)
     if valence == "positive" and rng.random() < 0.25:
@@ -377,8 +377,9 @@ def user_turn_followup(context: dict[str, Any], rng: random.Random) -> dict[str,
     heard_now = f"{heard} {context.get('complete') or ''}"  # a split value's half is said in this message
     added = detail_line(event, heard_now, rng, told) if rng.random() < 0.6 else None  # something new about it
     optional += [added] if added else []
+    last = "it" if rng.random() < 0.5 else topic_handle(event, rng)  # the topic is named above: "it" refers back
     optional += [worry(event, topic_handle(event, rng), rng, asked),
-                 feeling(event["valence"], context["style"], topic_handle(event, rng), rng, asked)]
+                 feeling(event["valence"], context["style"], last, rng, asked)]
     text = build(required, optional, context, rng)
     text = named_once(text, event, {"paraphrase": para})
     return {"text": timed(ensure_phrases(text, {"paraphrase": para}), context)}
