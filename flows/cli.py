@@ -347,7 +347,8 @@ def metrics(
     """Validity measures (language, facts, coherence, questions, difficulty) of releases beside references: one
     row per measure, one column per corpus and the default gate, then what the baselines say about each corpus."""
     from tasks.metrics import report
-    from warehouse.measures import load_reference, measure_ref
+    from warehouse.measurepool import measure_ref
+    from warehouse.measures import load_reference
     from warehouse.paths import Layout
 
     if fmt not in ("table", "markdown", "json"):

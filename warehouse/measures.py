@@ -158,61 +158,6 @@ def reference_of(rows: list[MeasureRow], source: str) -> dict:
             "rows": [{"measure": r.measure, "value": r.value, "n": r.n, "note": r.note} for r in rows]}
 
 
-def _run_of(layout, ref: str) -> str | None:
-    """The run id `ref` names: a run id, or the newest succeeded run of that name (an import's --name)."""
-    from warehouse.runs import list_runs
-
-    runs = list_runs(layout) if layout.table_dir("runs").is_dir() else []
-    exact = [r.run_id for r in runs if r.run_id == ref]
-    named = [r for r in runs if r.name == ref and r.status == "succeeded"]
-    return exact[0] if exact else (max(named, key=lambda r: (r.started_at, r.run_id)).run_id if named else None)
-
-
-def measure_ref(layout, ref: str, verify: bool = True) -> list[MeasureRow]:
-    """The measures of the corpus `ref` names under the data root: a release (name/version or a folder), a landed
-    run (its id, or an import's name) or `FORMAT:PATH`, a benchmark on disk read without landing (e.g.
-    `rhelm:tests/fixtures/rhelm_sample`). ValueError when it names nothing, or a corpus without questions."""
-    from tasks.interop import IMPORT_FORMATS
-    from tasks.metrics import GRAMMAR_SAMPLE
-    from warehouse.catalog import session
-    from warehouse.diff import resolve_release
-    from warehouse.integrity import ReleaseDamaged
-    from warehouse.measurepool import CorpusSource, measure_source
-
-    fmt, _, where = ref.partition(":")
-    if fmt in IMPORT_FORMATS and where:
-        if not Path(where).exists():
-            raise ValueError(f"{ref!r}: {where} does not exist")
-        rows = measure_benchmark(fmt, Path(where))
-        _require_questions(ref, rows)
-        return rows
-    sample = GRAMMAR_SAMPLE
-    try:
-        folder = resolve_release(layout, ref, verify)
-        con, run_id = release_session(folder)
-        sample, source = grammar_sample_of(folder), CorpusSource(release=str(folder))
-    except ReleaseDamaged:
-        raise
-    except ValueError:
-        run_id = _run_of(layout, ref)
-        if run_id is None:
-            raise ValueError(f"no release, run or benchmark {ref!r} (give name/version, a release folder, a run id "
-                             f"or import name under {layout.home}, or FORMAT:PATH with FORMAT one of "
-                             f"{', '.join(IMPORT_FORMATS)})") from None
-        con, source = session(layout, run_id), CorpusSource(home=str(layout.home), run_id=run_id)
-    try:
-        if not con.execute("select count(*) from questions where run_id = ?", [run_id]).fetchone()[0]:
-            raise ValueError(f"{ref!r} has no questions: the measures need a benchmark with questions")
-    finally:
-        con.close()
-    return measure_source(source, sample)
-
-
-def _require_questions(ref: str, rows: list[MeasureRow]) -> None:
-    if not any(r.measure == "questions.skeletons" and r.n for r in rows):
-        raise ValueError(f"{ref!r} has no questions: the measures need a benchmark with questions")
-
-
 if __name__ == "__main__":  # python -m warehouse.measures [FIXTURE]: rewrite the bundled reference measures
     import sys
 

@@ -377,9 +377,8 @@ def user_turn_followup(context: dict[str, Any], rng: random.Random) -> dict[str,
     heard_now = f"{heard} {context.get('complete') or ''}"  # a split value's half is said in this message
     added = detail_line(event, heard_now, rng, told) if rng.random() < 0.6 else None  # something new about it
     optional += [added] if added else []
-    last = "it" if rng.random() < 0.5 else topic_handle(event, rng)  # the topic is named above: "it" refers back
     optional += [worry(event, topic_handle(event, rng), rng, asked),
-                 feeling(event["valence"], context["style"], last, rng, asked)]
+                 feeling(event["valence"], context["style"], topic_handle(event, rng), rng, asked)]
     text = build(required, optional, context, rng)
     text = named_once(text, event, {"paraphrase": para})
     return {"text": timed(ensure_phrases(text, {"paraphrase": para}), context)}
