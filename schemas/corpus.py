@@ -45,6 +45,9 @@ class Document(_Row):
     realized: dict[str, list[str]] = Field(
         default_factory=dict, description="fact id -> the phrases that say it in other words (the persona's own "
                                           "journals and emails); a claimed fact not here is said verbatim")
+    judged: list[str] = Field(
+        default_factory=list, description="fact ids a real model's wording conveys by the fact_check verdict (no "
+                                          "phrase holds them: tasks/sources/livecheck.py)")
     tables: list[dict[str, Any]] = Field(
         default_factory=list, description="ground-truth tables: {caption, columns, rows} with rows as lists"
     )

@@ -123,6 +123,35 @@ def carried_ids(text: str, facts: Iterable[Fact], first_only: bool = False) -> l
     return [f.fact_id for f in facts if test(text, f)]
 
 
+_NAME = re.compile(r"\b[A-Z][\w'&.-]*(?:\s+(?:of|the|and|&|de|da|van|von)?\s*[A-Z][\w'&.-]*)*")
+
+
+def value_names(value: str) -> list[str]:
+    """The proper names in a value ("Copper Kettle Coffee" in "a pot of Earl Grey at Copper Kettle Coffee"): the
+    words a real model must keep as written."""
+    return [m.group(0).strip() for m in _NAME.finditer(value) if len(m.group(0).strip()) > 1]
+
+
+def _short_of(name: str, text: str) -> str | None:
+    """A name in `text` that is `name` written shorter ("Dr Desai" for "Dr. Aditya Desai", "Pulse" for "Pulse
+    Gym"): it shares a word of three letters or more with it."""
+    words = {w.strip(".'").lower() for w in name.split() if len(w.strip(".'")) > 2}
+    return next((n for n in value_names(text) if {w.strip(".'").lower() for w in n.split()} & words), None)
+
+
+def names_to_keep(fact: Fact, said: str | None = None) -> list[str]:
+    """The names a real model must write as given for `fact`: its value's proper names, each as the planned
+    wording `said` writes it (shorter: "Dr Desai") when it does."""
+    if said is None:
+        return value_names(fact.value)
+    return [n if mentions(said, n) else (_short_of(n, said) or n) for n in value_names(fact.value)]
+
+
+def names_lost(text: str, fact: Fact) -> list[str]:
+    """The value's proper names that `text` holds neither as written nor shorter ("Dr Desai")."""
+    return [n for n in value_names(fact.value) if not mentions(text, n) and _short_of(n, text) is None]
+
+
 def capital(text: str) -> str:
     """`text` with its first character upper-cased."""
     return text[:1].upper() + text[1:]

@@ -17,24 +17,37 @@ wording they rejected; each call is in `llm_calls` (prompt `fact_check`).
 
 from __future__ import annotations
 
-import re
-
 from schemas.corpus import FactCheck
 from schemas.profile import Persona
 from schemas.world import Fact
-from tasks.common.facttext import clause, mentions
+from tasks.common.facttext import clause, names_lost
 from tasks.dialogue.bullets import STAGE
 from tasks.dialogue.verify import Problem
 from tasks.llm.gateway import CallSpec
 from tasks.llm.rounds import Chain
 
-_NAME = re.compile(r"\b[A-Z][\w'&.-]*(?:\s+(?:of|the|and|&|de|da|van|von)?\s*[A-Z][\w'&.-]*)*")
+
+def check_call(text: str, fact: Fact, persona: Persona, stage: str = STAGE, person: str = "first") -> CallSpec:
+    """The fact_check call on `fact` in `text` (the clause in `person`: a document about the persona says it in
+    the third)."""
+    context = {"text": text, "fact": {"clause": clause(fact, persona, person), "value": fact.value,
+                                      "surface_forms": list(fact.surface_forms)}}
+    return CallSpec("fact_check", context, FactCheck, stage, persona.persona_id)
 
 
-def value_names(value: str) -> list[str]:
-    """The proper names in a value ("Copper Kettle Coffee" in "a pot of Earl Grey at Copper Kettle Coffee"): the
-    words a real model must keep as written."""
-    return [m.group(0).strip() for m in _NAME.finditer(value) if len(m.group(0).strip()) > 1]
+def problem_of(verdict: FactCheck, fact: Fact, text: str, what: str = "turn") -> Problem | None:
+    """What the verdict finds wrong with `text` (the `what`) for `fact`: a contradiction, a fact not conveyed,
+    a name of its value dropped; None when the text conveys it."""
+    lost = names_lost(text, fact)
+    if verdict.contradicts:
+        return Problem(f"{what}_contradicts_fact", f"the model judged the {what} to contradict {fact.fact_id} "
+                       f"({fact.value!r})")
+    if not verdict.refers:
+        return Problem("fact_not_conveyed", f"the model judged the {what} not to convey {fact.fact_id} "
+                       f"({fact.value!r})")
+    if lost:
+        return Problem("fact_names_kept", f"the {what} conveys {fact.fact_id} but drops the name {lost[0]!r}")
+    return None
 
 
 def verdicts(text: str, facts: list[Fact], persona: Persona) -> Chain[tuple[list[str], list[Problem]]]:
@@ -42,21 +55,12 @@ def verdicts(text: str, facts: list[Fact], persona: Persona) -> Chain[tuple[list
     each one it contradicts, drops a name of, or does not convey."""
     conveyed, problems = [], []
     for fact in facts:
-        context = {"text": text, "fact": {"clause": clause(fact, persona, "first"), "value": fact.value,
-                                          "surface_forms": list(fact.surface_forms)}}
-        verdict: FactCheck = yield CallSpec("fact_check", context, FactCheck, STAGE, persona.persona_id)
-        lost = [n for n in value_names(fact.value) if not mentions(text, n)]
-        if verdict.contradicts:
-            problems.append(Problem("turn_contradicts_fact", f"the model judged the turn to contradict {fact.fact_id} "
-                                    f"({fact.value!r})"))
-        elif not verdict.refers:
-            problems.append(Problem("fact_not_conveyed", f"the model judged the turn not to convey {fact.fact_id} "
-                                    f"({fact.value!r})"))
-        elif lost:
-            problems.append(Problem("fact_names_kept", f"the turn conveys {fact.fact_id} but drops the name "
-                                    f"{lost[0]!r}"))
-        else:
+        verdict: FactCheck = yield check_call(text, fact, persona)
+        problem = problem_of(verdict, fact, text)
+        if problem is None:
             conveyed.append(fact.fact_id)
+        else:
+            problems.append(problem)
     return conveyed, problems
 
 

@@ -28,6 +28,7 @@ from tasks.common.facttext import (
     is_event_fact,
     mentions,
     must_include,
+    names_to_keep,
     persona_context,
     style_context,
 )
@@ -201,11 +202,11 @@ class SessionWriter(SplitHalves, EventViews):
         must appear, and the mode."""
         r = self.realized.get(fact.fact_id)
         event = is_event_fact(fact) and topic.event is not None and fact.event_id == topic.event.event_id
-        names = livecheck.value_names(fact.value)
         if r is None:
             return {"clause": self.fact_clause(topic, fact), "must_include": must_include(fact), "mode": "explicit",
-                    "event": event, "names": names}
+                    "event": event, "names": names_to_keep(fact)}
         said = f"{r.wrong} {r.correction}" if r.wrong else r.clause
+        names = names_to_keep(fact, said)
         form = next((f for f in reversed(fact.surface_forms) if mentions(said, f)), r.parts[-1])
         out = {"clause": r.clause, "must_include": form, "mode": r.mode, "event": event, "names": names,
                "constraint": getattr(ATTRIBUTES.get(fact.attribute), "domain", "") == "constraint"}

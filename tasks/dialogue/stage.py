@@ -80,21 +80,27 @@ def chunk_mentions(persona: Persona, world: World, chunks: Sequence[Chunk],
                    documents: Sequence[Document] = (), live: bool = False) -> list[FactMention]:
     """A chunk's facts: paraphrased, spanning the sentence that holds them, when its document records the fact
     said in other words there (`Document.realized`) and the chunk lacks the first surface form; else explicit,
-    spanning the surface form it holds. `live`: a real model wrote the documents (checked_by `wording`)."""
+    spanning the surface form it holds; paraphrased, spanning a surface form it holds or none, when a real model's
+    words were judged to convey it and its first surface form is absent (`Document.judged`: checked_by
+    `fact_check`). `live`: a real model wrote the documents (checked_by `wording`)."""
     facts = {f.fact_id: f for f in world.facts}
     docs = {d.doc_id: d for d in documents}
     out = []
     for chunk in chunks:
-        record = docs[chunk.doc_id].realized if chunk.doc_id in docs else {}
+        doc = docs.get(chunk.doc_id)
+        record, judged = (doc.realized, doc.judged) if doc is not None else ({}, [])
         for n, fid in enumerate((f for f in chunk.fact_ids if f in facts), start=1):
-            parts = tuple(record.get(fid, ()))
+            parts, checked = tuple(record.get(fid, ())), "wording" if live else "realizer"
+            form = next((f for f in facts[fid].surface_forms if mentions(chunk.text, f)), None)
             if not carries_first(chunk.text, facts[fid]) and said_so(chunk.text, parts):
                 mode, span = "paraphrased", sentence_with(chunk.text, parts) or parts[-1]
+            elif fid in judged and not carries_first(chunk.text, facts[fid]):
+                mode, span, checked = "paraphrased", form, "fact_check"
             else:
-                mode, span = "explicit", next((f for f in facts[fid].surface_forms if mentions(chunk.text, f)), None)
+                mode, span = "explicit", form
             out.append(FactMention(mention_id=f"{chunk.chunk_id}-m{n}", persona_id=persona.persona_id, fact_id=fid,
                                    evidence_id=chunk.chunk_id, evidence_kind="chunk", mode=mode, span=span,
-                                   checked_by="wording" if live else "realizer"))
+                                   checked_by=checked))
     return out
 
 

@@ -6,7 +6,10 @@ returns a short description of the problem (fed back to the model for repair) or
 
 The default check, `required_phrases`, applies to every prompt whose context lists `facts` with a
 `must_include` or `mention` phrase: each phrase must appear in the output's text (whole phrase,
-any case). Register a prompt-specific check with `@hard_check("name")`.
+any case). A fact that lists its `names` (the proper names of its value: prompts that ask for a fact in
+the writer's own words, issue 24) requires only those, and a self-correction its `correction`; whether the
+words convey the fact is then the `fact_check` call's verdict (tasks/dialogue/livecheck.py). Register a
+prompt-specific check with `@hard_check("name")`.
 """
 
 from __future__ import annotations
@@ -55,13 +58,22 @@ def required_phrases(output: BaseModel, context: dict[str, Any]) -> str | None:
     facts = context.get("facts") if isinstance(context, dict) else None
     if not isinstance(facts, list):
         return None
-    phrases = [f.get("must_include") or f.get("mention") for f in facts if isinstance(f, dict)]
+    phrases = [p for f in facts if isinstance(f, dict) for p in required_of(f)]
     text = output_text(output)
     missing = [p for p in phrases if p and not mentions(text, p)]
     if not missing:
         return None
     quoted = "; ".join(f'"{p}"' for p in missing)
     return f"The answer must contain each of these phrases verbatim, but these are missing: {quoted}."
+
+
+def required_of(fact: dict[str, Any]) -> list[str]:
+    """The phrases a fact's text must hold verbatim: its names when it lists them (its correction too, when
+    it is said wrong first), else its `must_include` or `mention` phrase."""
+    if isinstance(fact.get("names"), list):
+        return [*fact["names"], *([fact["correction"]] if fact.get("correction") else [])]
+    phrase = fact.get("must_include") or fact.get("mention")
+    return [phrase] if phrase else []
 
 
 def check(prompt_name: str, output: BaseModel, context: dict[str, Any]) -> str | None:

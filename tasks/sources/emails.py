@@ -11,7 +11,7 @@ import datetime as dt
 import email.utils
 import random
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel
@@ -97,10 +97,11 @@ def parse_headers(body: str) -> dict[str, Any]:
 
 def with_missing_facts(body: str, facts: Sequence[Fact], persona: Persona, person: str,
                        say: Callable[[Fact], str] | None = None,
-                       told: Callable[[str, Fact], bool] = carries_first) -> str:
+                       told: Callable[[str, Fact], bool] = carries_first, conveyed: Collection[str] = ()) -> str:
     """`body`, plus a postscript stating any fact the model left out (`told` says whether a text states it: by
-    default its first surface form), in `say`'s words, else the fact's clause."""
-    missing = [f for f in facts if f.surface_forms and not told(body, f)]
+    default its first surface form; `conveyed`: ids the fact_check verdict found said), in `say`'s words, else
+    the fact's clause."""
+    missing = [f for f in facts if f.surface_forms and f.fact_id not in conveyed and not told(body, f)]
     if not missing:
         return body
     lines = " ".join(f"{capital(say(f) if say else clause(f, persona, person))}." for f in missing)
@@ -147,21 +148,28 @@ def event_email(config: BuildConfig, persona: Persona, world: World, event: Even
         "facts": list(told.values()),
     }
 
-    def render(draft: EmailDraft) -> Document:
-        text = with_missing_facts(draft.body, facts, persona, person, say=lambda f: told[f.fact_id]["clause"],
-                                  told=lambda t, f: realized.said(t, f, plan))
-        return email_document(persona, key, sent, draft.subject, sender, [recipient], cc, text,
-                              event_id=event.event_id, facts=facts, kind=direction, parts=realized.parts_of(plan))
+    def said(text: str, fact: Fact) -> bool:
+        return realized.said(text, fact, plan)
 
-    return Planned(key, sent, "email", context, EmailDraft, persona.persona_id, render, {"direction": direction})
+    def render(draft: EmailDraft, conveyed: frozenset[str] = frozenset()) -> Document:
+        text = with_missing_facts(draft.body, facts, persona, person, say=lambda f: told[f.fact_id]["clause"],
+                                  told=said, conveyed=conveyed)
+        return email_document(persona, key, sent, draft.subject, sender, [recipient], cc, text,
+                              event_id=event.event_id, facts=facts, kind=direction, parts=realized.parts_of(plan),
+                              judged=conveyed)
+
+    return Planned(key, sent, "email", context, EmailDraft, persona.persona_id, render, {"direction": direction},
+                   tuple(facts), said)
 
 
 def email_document(persona: Persona, key: str, sent: dt.datetime, subject: str, sender: Party,
                    to: list[Party], cc: list[Party], text: str, *, event_id: str | None = None,
                    facts: Sequence[Fact] = (), kind: str = "", parent: str | None = None,
-                   thread: str | None = None, parts: Mapping[str, Sequence[str]] | None = None) -> Document:
+                   thread: str | None = None, parts: Mapping[str, Sequence[str]] | None = None,
+                   judged: Collection[str] = ()) -> Document:
     """An email Document whose body is the header block, a blank line and the text; `parts` are the phrases of
-    the facts planned in other words (recorded when the body says them so: tasks/sources/realized.py)."""
+    the facts planned in other words (recorded when the body says them so: tasks/sources/realized.py), `judged`
+    the facts a real model's words convey by the fact_check verdict."""
     subject = subject.strip()[:200] or "(no subject)"
     body = header_block(sender.header, [p.header for p in to], [p.header for p in cc], sent, subject)
     body += "\n\n" + text.strip()
@@ -169,8 +177,8 @@ def email_document(persona: Persona, key: str, sent: dt.datetime, subject: str, 
     return Document(doc_id=key, persona_id=persona.persona_id, created_at=sent, source_type="email", format="txt",
                     title=subject, sender=sender.header, recipients=[p.header for p in to],
                     cc=[p.header for p in cc], body=body, event_id=event_id,
-                    fact_ids=realized.claimed(body, facts, record), kind=kind, parent_doc_id=parent,
-                    thread_id=thread or key, realized=record)
+                    fact_ids=realized.claimed(body, facts, record, judged), kind=kind, parent_doc_id=parent,
+                    thread_id=thread or key, realized=record, judged=realized.judged_of(body, facts, record, judged))
 
 
 ORGANISATION_SHARE = 0.5
@@ -246,7 +254,7 @@ def reply(persona: Persona, world: World, parent: Document, sent: dt.datetime) -
     }
     key = f"reply:{parent.doc_id}"
 
-    def render(draft: EmailDraft) -> Document:
+    def render(draft: EmailDraft, conveyed: frozenset[str] = frozenset()) -> Document:
         quoted = "\n".join(f"> {line}".rstrip() for line in head["text"].splitlines())
         stamp = email.utils.format_datetime(parent.created_at)
         text = f"{draft.body.strip()}\n\nOn {stamp}, {to.header} wrote:\n{quoted}"

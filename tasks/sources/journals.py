@@ -10,7 +10,7 @@ from itertools import groupby
 from schemas.config import BuildConfig
 from schemas.corpus import Document, JournalDraft
 from schemas.profile import Persona
-from schemas.world import Event, World
+from schemas.world import Event, Fact, World
 from tasks.common.facttext import (
     capital,
     event_context,
@@ -51,16 +51,20 @@ def journal(config: BuildConfig, persona: Persona, world: World, day: dt.date, e
         "facts": list(said.values()),
     }
 
-    def render(draft: JournalDraft) -> Document:
+    def told(text: str, fact: Fact) -> bool:
+        return realized.said(text, fact, plan)
+
+    def render(draft: JournalDraft, conveyed: frozenset[str] = frozenset()) -> Document:
         body = with_missing_facts(f"# {draft.title.strip()}\n\n{draft.body.strip()}", facts, persona, "first",
-                                  say=lambda f: said[f.fact_id]["clause"], told=lambda t, f: realized.said(t, f, plan))
+                                  say=lambda f: said[f.fact_id]["clause"], told=told, conveyed=conveyed)
         record = realized.realized_in(body, facts, realized.parts_of(plan))
         return Document(doc_id=key, persona_id=persona.persona_id, created_at=written, source_type="journal",
                         format="md", title=draft.title.strip()[:200], sender=persona.name, body=body,
-                        event_id=events[0].event_id, fact_ids=realized.claimed(body, facts, record),
-                        kind="journal", realized=record)
+                        event_id=events[0].event_id, fact_ids=realized.claimed(body, facts, record, conveyed),
+                        kind="journal", realized=record, judged=realized.judged_of(body, facts, record, conveyed))
 
-    return Planned(key, written, "journal", context, JournalDraft, persona.persona_id, render)
+    return Planned(key, written, "journal", context, JournalDraft, persona.persona_id, render, facts=tuple(facts),
+                   told=told)
 
 
 def heading(event: Event, world: World) -> str:

@@ -51,7 +51,7 @@ def notice(config: BuildConfig, persona: Persona, kind: str, org: str, day: dt.d
     context = {"persona": persona_context(persona), "kind": kind, "sender": sender.model_dump(),
                "recipient": me(persona).model_dump(), "sent_at": sent.isoformat(), "topic": topic}
 
-    def render(draft: EmailDraft) -> Document:
+    def render(draft: EmailDraft, conveyed: frozenset[str] = frozenset()) -> Document:  # a notice has no facts
         return email_document(persona, key, sent, draft.subject, sender, [me(persona)], [], draft.body, kind=kind)
 
     return Planned(key, sent, "email_notice", context, EmailDraft, persona.persona_id, render)

@@ -13,12 +13,12 @@ organisation keeps its own sentence (tasks/sources/organisations.py).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from schemas.config import BuildConfig
 from schemas.profile import Persona
 from schemas.world import Fact, World
-from tasks.common.facttext import carries_first, clause, mentions, must_include
+from tasks.common.facttext import carries_first, clause, mentions, must_include, names_to_keep
 from tasks.common.rng import rng_for
 from tasks.dialogue.mentions import Realization, paraphrase
 from tasks.llm.providers.narrators.realize import second_person
@@ -46,17 +46,18 @@ def planned(config: BuildConfig, persona: Persona, world: World, facts: Sequence
 
 
 def fact_context(fact: Fact, persona: Persona, person: str, plan: Mapping[str, Realization]) -> dict[str, str]:
-    """What the narrating call is told of a fact: its clause (the paraphrase when one is planned) and the phrase
-    that must appear (a surface form the paraphrase holds, else its last part: a name the text must keep); a
-    paraphrased fact also names the surface form the text should `avoid` (it would make the mention explicit)."""
+    """What the narrating call is told of a fact: its clause (the paraphrase when one is planned), the phrase the
+    offline narrator writes (a surface form the paraphrase holds, else its last part), the value's proper `names`
+    (all a real model must keep verbatim); a paraphrased fact also names the surface form the offline narrator
+    should `avoid` (it would make the mention explicit)."""
     r = plan.get(fact.fact_id)
-    if r is None:
+    if r is None:  # names: all a real model must keep verbatim (tasks/sources/livecheck.py)
         return {"fact_id": fact.fact_id, "clause": clause(fact, persona, person), "must_include": must_include(fact),
-                "mode": "explicit"}
+                "mode": "explicit", "names": names_to_keep(fact)}
     said = second_person(r.clause) if person == "second" else r.clause  # a friend writing to the persona
     form = next((f for f in reversed(fact.surface_forms) if mentions(said, f)), r.parts[-1])
     return {"fact_id": fact.fact_id, "clause": said, "must_include": form, "mode": "paraphrased",
-            "avoid": must_include(fact), "keep": list(r.parts)}
+            "avoid": must_include(fact), "keep": list(r.parts), "names": names_to_keep(fact, said)}
 
 
 def said(body: str, fact: Fact, plan: Mapping[str, Realization]) -> bool:
@@ -77,9 +78,19 @@ def realized_in(body: str, facts: Sequence[Fact], parts: Mapping[str, Sequence[s
             if not carries_first(body, f) and said_so(body, parts.get(f.fact_id))}
 
 
-def claimed(body: str, facts: Sequence[Fact], realized: Mapping[str, Sequence[str]]) -> list[str]:
-    """The ids of the facts `body` states, verbatim or as recorded in `realized`, in the order of `facts`."""
-    return [f.fact_id for f in facts if carries_first(body, f) or f.fact_id in realized]
+def claimed(body: str, facts: Sequence[Fact], realized: Mapping[str, Sequence[str]],
+            judged: Collection[str] = ()) -> list[str]:
+    """The ids of the facts `body` states, verbatim, as recorded in `realized` or by a fact_check verdict
+    (`judged`), in the order of `facts`."""
+    return [f.fact_id for f in facts if carries_first(body, f) or f.fact_id in realized or f.fact_id in judged]
+
+
+def judged_of(body: str, facts: Sequence[Fact], realized: Mapping[str, Sequence[str]],
+              judged: Collection[str]) -> list[str]:
+    """Of `judged` (the facts the fact_check verdict found in a real model's words), those no rule finds in `body`:
+    what `Document.judged` records, in the order of `facts`."""
+    return [f.fact_id for f in facts
+            if f.fact_id in judged and not carries_first(body, f) and f.fact_id not in realized]
 
 
 def parts_of(plan: Mapping[str, Realization]) -> dict[str, list[str]]:

@@ -25,6 +25,7 @@ from tasks.common.facttext import (
     event_title,
     facts_of,
     must_include,
+    names_to_keep,
     persona_context,
     story_events,
     style_context,
@@ -60,7 +61,7 @@ class ReportPlan:
                 "topic": self.topic, "date": human_date(self.created.date()), "table": self.table,
                 "version": self.version, "facts": [
                     {"fact_id": f.fact_id, "clause": clause(f, self.persona, "first"),
-                     "must_include": must_include(f)} for f in self.facts]}
+                     "must_include": must_include(f), "names": names_to_keep(f)} for f in self.facts]}
 
     def research(self) -> CallSpec:
         """Step one: the questions the report should answer."""
@@ -72,16 +73,19 @@ class ReportPlan:
         """Step two: the report itself, answering the questions around the rules' table."""
         context = self.context() | {"questions": questions.questions}
         return Planned(self.key, self.created, "report", context, ReportDraft, self.persona.persona_id,
-                       self.render, {"parent": self.parent})
+                       self.render, {"parent": self.parent}, tuple(self.facts))
 
-    def render(self, draft: ReportDraft) -> Document:
+    def render(self, draft: ReportDraft, conveyed: frozenset[str] = frozenset()) -> Document:
         body = (render_html if self.fmt == "html" else render_md)(draft, self.table)
-        body = with_missing_facts(body, self.facts, self.persona, "first")
+        body = with_missing_facts(body, self.facts, self.persona, "first", conveyed=conveyed)
+        carried = carried_ids(body, self.facts, first_only=True)
+        judged = [f.fact_id for f in self.facts if f.fact_id in conveyed and f.fact_id not in carried]
         return Document(doc_id=self.key, persona_id=self.persona.persona_id, created_at=self.created,
                         source_type="report", format=self.fmt, title=draft.title.strip()[:200],
                         sender=self.persona.name, body=body, event_id=self.event_id,
-                        fact_ids=carried_ids(body, self.facts, first_only=True), kind=self.kind,
-                        parent_doc_id=self.parent, version=self.version, tables=[self.table])
+                        fact_ids=[f.fact_id for f in self.facts if f.fact_id in carried or f.fact_id in judged],
+                        kind=self.kind, parent_doc_id=self.parent, version=self.version, tables=[self.table],
+                        judged=judged)
 
 
 def cell(value: Any) -> str:

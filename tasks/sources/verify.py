@@ -28,8 +28,8 @@ def document_problems(doc: Document, persona: Persona, world: World) -> list[Pro
     """Everything wrong with one document (empty when it may ship)."""
     facts = {f.fact_id: f for f in world.facts}
     day = local_date(persona, doc.created_at)
-    out = [Problem("document_carries_fact", f"document claims {fid} but lacks its first surface form and any "
-                                            "recorded paraphrase")
+    out = [Problem("document_carries_fact", f"document claims {fid} but lacks its first surface form, any "
+                                            "recorded paraphrase and a fact_check verdict")
            for fid in doc.fact_ids if fid in facts and not states(doc, facts[fid])]
     out += [Problem("document_fact_not_valid", f"document states {fid} on {day}, outside its valid time")
             for fid in doc.fact_ids if fid in facts and not valid_on(facts[fid], day)]
@@ -40,10 +40,11 @@ def document_problems(doc: Document, persona: Persona, world: World) -> list[Pro
 
 def states(doc: Document, fact: Fact, text: str | None = None) -> bool:
     """Whether the document (or `text`, one of its chunks) states the fact: its first surface form (any surface
-    form in a chunk), or every phrase the document records it said in other words (`Document.realized`)."""
+    form in a chunk), every phrase the document records it said in other words (`Document.realized`), or a
+    fact_check verdict on a real model's words (`Document.judged`: the chunks holding it were judged too)."""
     body = doc.body if text is None else text
     found = carries_first(body, fact) if text is None else carries(body, fact)
-    return found or said_so(body, doc.realized.get(fact.fact_id))
+    return found or said_so(body, doc.realized.get(fact.fact_id)) or fact.fact_id in doc.judged
 
 
 def valid_on(fact: Fact, day: dt.date) -> bool:

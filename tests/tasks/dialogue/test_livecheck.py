@@ -9,8 +9,7 @@ import pytest
 
 from schemas.config import ProviderConfig
 from schemas.qa import QuestionSet
-from tasks.common.facttext import carries_first, mentions
-from tasks.dialogue.livecheck import value_names
+from tasks.common.facttext import carries_first, mentions, names_lost, names_to_keep, value_names
 from tasks.dialogue.stage import write_dialogue
 from tasks.llm.gateway import Gateway
 from tasks.llm.limits import reset_limiters
@@ -73,6 +72,12 @@ def test_value_names_are_the_words_a_real_model_keeps():
     assert value_names("a pot of Earl Grey at Copper Kettle Coffee") == ["Earl Grey", "Copper Kettle Coffee"]
     assert value_names("mushroom risotto at Luigi's") == ["Luigi's"]
     assert value_names("falafel wraps") == []
+    world, _ = dinner_world()
+    doctor = next(f for f in world.facts).model_copy(update={"value": "Dr. Aditya Desai", "surface_forms": []})
+    assert names_to_keep(doctor) == ["Dr. Aditya Desai"]
+    assert names_to_keep(doctor, "I'm seeing Dr Desai these days") == ["Dr Desai"]  # as the plan shortens it
+    assert names_lost("Dr Desai was kind.", doctor) == [] and names_lost("The doctor was kind.", doctor) == [
+        "Dr. Aditya Desai"]
 
 
 def test_an_opening_in_its_own_words_is_claimed_by_the_verdict_and_recorded(oracle):
