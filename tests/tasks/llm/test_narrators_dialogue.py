@@ -489,3 +489,18 @@ def test_every_yes_no_question_a_user_asks_gets_a_direct_answer_by_the_outcome()
         good, bad = (direct_answer(q, tone, "the lunch", random.Random(3)) for tone in ("positive", "negative"))
         assert good and bad and good != bad, q
     assert direct_answer("What would you do next with the lunch?", "negative", "the lunch", random.Random(3)) is None
+
+
+def test_a_follow_up_does_not_restate_a_feeling_it_just_named():
+    from tasks.llm.providers.narrators.user import felt
+    assert felt("Thanks. I'm really deflated about the lunch.") and not felt("Thanks, that helps with the lunch.")
+    felt_before = {"role": "user", "text": "I'm really deflated about the lunch."}
+    named = 0
+    roomy = {"length": {"min_sentences": 5, "max_sentences": 6}, "style": STYLE | {"verbosity": 1.0}}
+    for seed in range(40):
+        context = followup_context("status_update", **roomy)
+        context["history"] = [*context["history"], felt_before]
+        assert not felt(NARRATORS["user_turn_followup"](context, random.Random(seed))["text"])
+        fresh = followup_context("status_update", **roomy)
+        named += felt(NARRATORS["user_turn_followup"](fresh, random.Random(seed))["text"])
+    assert 0 < named < 40  # after a message without one, some follow-ups name a feeling, not all

@@ -102,3 +102,22 @@ def test_what_is_recalled_is_news_they_told_not_small_talk_or_a_bare_pronoun():
     said = " ".join(recalled(history, random.Random(s), limit=3)[0] for s in range(10) if recalled(history,
                                                                                                      random.Random(s)))
     assert "lagos" in said.lower() and "off guard" not in said and "it was lovely" not in said.lower()
+
+
+def test_what_is_said_back_keeps_the_users_words_but_not_their_tics():
+    """'It's okay to be a bit down about Mariana's visit, haha for a while', 'I'm glad Asking Mariana ... appeals',
+    'That's hard: It's knocked you a bit' were said back."""
+    assert statements("I'm a bit down about Mariana's visit, haha.") == ["I'm a bit down about Mariana's visit."]
+    assert statements("Indeed, I was let down by the fair, certainly.") == ["I was let down by the fair."]
+    assert assistant.taken_up("Asking Mariana whether everything is all right is a good shout.") == (
+        "asking Mariana whether everything is all right")
+    for seed in range(8):
+        line = response("It's knocked me a bit.", "negative", random.Random(seed))
+        assert "It's knocked" not in line[1:], line  # mid-sentence, a pronoun is lower-cased
+
+
+def test_a_question_of_the_assistant_is_no_suggestion_to_take_up():
+    from tasks.llm.providers.narrators.user import suggestion_of
+    assert suggestion_of("Would it help to put planning the next session in your calendar?") is None
+    assert suggestion_of("It could help to plan the next session now, because a date helps.") == (
+        "planning the next session now")

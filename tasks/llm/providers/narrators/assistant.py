@@ -31,7 +31,7 @@ from tasks.llm.providers.narrators.closings import closing, followup_question
 from tasks.llm.providers.narrators.detail_steps import detail_steps
 from tasks.llm.providers.narrators.details import asks, remarks, told_details
 from tasks.llm.providers.narrators.docnotes import doc_notes, doc_phrase
-from tasks.llm.providers.narrators.engage import questions, recalled, responses, user_sentences
+from tasks.llm.providers.narrators.engage import HEDGES, questions, recalled, responses, user_sentences
 from tasks.llm.providers.narrators.lexicon import (
     ASK_INTENTS,
     CATEGORY_STEPS,
@@ -84,20 +84,19 @@ words (`I had not thought of`): the suggestion is group a or b."""
 
 def taken_up(message: str) -> str | None:
     """The suggestion the user's message takes up, in the assistant's words (`writing down how it felt`)."""
-    first = _HEDGES.sub("", next(iter(user_sentences(message)), ""))  # `..., that's clever, for real.`
+    first = HEDGES.sub("", next(iter(user_sentences(message)), ""))  # `..., that's clever, for real.`
     found = _TAKEN_UP.match(first)
     phrase = (found.group("a") or found.group("b")) if found else None
     if not phrase or len(phrase.split()) < 2 or not is_gerund(phrase.split()[0]):
         return None
-    return second_person(uncap(_HEDGES.sub("", phrase).strip(" ,")))  # `..., lol` is theirs, not the suggestion
+    phrase = HEDGES.sub("", phrase).strip(" ,")  # `..., lol` is theirs, not the suggestion
+    return second_person(phrase[:1].lower() + phrase[1:])  # a gerund, never a name: `asking Mariana ...`
 
 
 _NOT_REFLECTED = re.compile(r"^(?:I'm|I am|I'll|I will|I'd|I like|I hadn't|I might|I can|Thought|Just|That's where|"
                             r"That's a fair|That makes|Thanks|Okay|Right|Yes|Good point|Oh|Do you|Should|Could|"
                             r"Feeling|Honestly|Lol|Ngl|Tbh)\b", re.IGNORECASE)
 """User sentences that are feelings, acts or hedges, not something they told: never said back to them."""
-_HEDGES = re.compile(r",?\s*\b(?:to be fair|to be honest|honestly|y'know|for real|lol|ngl|tbh|kind of|basically)\b,?",
-                     re.IGNORECASE)
 
 
 _CORRECTION = re.compile(r"\b(?:I mixed that up|Actually, it was|I tell a lie|No, hang on)\b", re.IGNORECASE)
@@ -115,7 +114,7 @@ def reflection(message: str, mentioned: list[str], rng: random.Random, values: l
             and not _NOT_REFLECTED.match(s) and not says_value(s, values)]
     if not said:
         return None
-    s = second_person(_HEDGES.sub("", rng.choice(said))).strip(" ,").rstrip(".!")
+    s = second_person(HEDGES.sub("", rng.choice(said))).strip(" ,").rstrip(".!")
     s = re.sub(r"^[^:]{0,40}:\s+", "", s)
     s = re.sub(r"^(?:From what you understand|If you read it right|As far as you can tell),\s+", "", s)
     s = re.sub(r"^(?:(?:So|And|Also|Well|Oh|Plus|Anyway|Basically|Honestly|Which means|Oh, and|By the way),?\s+)+", "",

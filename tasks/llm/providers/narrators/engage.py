@@ -65,8 +65,11 @@ _LEADS = re.compile(r"^(?:(?:So|And|Also|Well|Oh|Plus|Anyway|Basically|Honestly|
                     r"To be fair|To be honest|To be sure|I must say|Y'know|Tbh|Ngl|Lol|For real|Oh, and|By the way|"
                     r"Another thing|One more thing about [^:]+|Oh, and about [^:]+|Back to [^:]+ for a second|"
                     r"Something else about [^:]+|Also, on [^:]+),?:?\s+)+", re.IGNORECASE)
-_HEDGES = re.compile(r",?\s*\b(?:to be fair|to be honest|honestly|y'know|for real|lol|ngl|tbh|kind of|basically|"
-                     r"frankly|I must say|to be sure|all things considered)\b,?", re.IGNORECASE)
+HEDGES = re.compile(r",?\s*\b(?:to be fair|to be honest|honestly|y'know|for real|lol|haha|ngl|tbh|kind of|basically|"
+                    r"frankly|I must say|to be sure|all things considered|indeed|certainly|in any case)\b,?",
+                    re.IGNORECASE)
+"""The persona's favourite words and hedges (tasks/world/banks.py VOCAB_CASUAL, VOCAB_FORMAL): theirs, never
+said back inside what they told (`a bit down about the visit, haha`)."""
 
 _SENT = re.compile(r"(?<=[.!?])(?<!\bSt\.)(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)\s+(?=[\"'A-Z\[])")
 """A sentence break, but not after a title or `St.` (`the promotion at St. Mary's`)."""
@@ -114,7 +117,7 @@ def statements(message: str, values: list[str] | tuple[str, ...] = ()) -> list[s
         return []
     out = []
     for s in user_sentences(message):
-        core = capital(_HEDGES.sub("", _LEADS.sub("", s)).strip(" ,"))
+        core = capital(HEDGES.sub("", _LEADS.sub("", s)).strip(" ,"))
         if (s.endswith("?") or len(core.split()) < 4 or _SKIP.match(core) or _SKIP.match(s) or _ACT.search(s)
                 or not _SUBJECT.match(core)
                 or _TAKEN.search(core)

@@ -224,6 +224,8 @@ def uncap(text: str) -> str:
         return text
     first = re.sub(r"[^\w'-]", "", text.split()[0])
     low = first.lower()
+    if low.partition("'")[0] in COMMON_STARTS | CONTRACTED:  # `It's knocked me`, `They're`: no name
+        return text[:1].lower() + text[1:]
     second = text.split()[1] if len(text.split()) > 1 else ""
     if first[:1].isupper() and low not in COMMON_STARTS and second[:1].isupper():  # `Fresh Market`, `Blue Door`
         return text
@@ -235,6 +237,8 @@ def uncap(text: str) -> str:
 COMMON_STARTS = frozenset(
     "the a an my it this that there we you so and but also then when after before today yesterday last on in at "
     "about one just honestly anyway still what how could can should would is are was do does did any if".split())
+CONTRACTED = frozenset("he she they who where here let".split())
+"""Words that open a contraction (`she's`, `they're`, `let's`) and are no name."""
 NAMELIKE = frozenset("grace rose mark bill will may june dawn faith hope joy rob pat sue ray jack frank victor "
                      "amber ruby iris jade pearl ivy holly olive august sky river summer autumn".split())
 """Dictionary words that are also first names: a sentence starting with one keeps its capital."""

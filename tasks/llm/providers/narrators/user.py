@@ -43,6 +43,16 @@ DEGREES = {"casual": ("so", "really", "pretty", ""), "neutral": ("really", "quit
            "formal": ("quite", "rather", "very", "")}
 
 
+FEELING_SHARE = 0.45
+"""Of the follow-ups after one that named no feeling, the share that names one (`I'm a bit down about it.`)."""
+
+
+def felt(text: str) -> bool:
+    """Whether a message of the user's names a feeling of theirs (`I'm really relieved about the bill`)."""
+    return any(f" {a} {p} " in f" {text.lower()} " for bank in FEELINGS.values() for a in bank
+               for p in ("about", "of", "with", "by"))
+
+
 def feeling(valence: str, style: dict[str, Any], handle: str, rng: random.Random, said: str = "") -> str:
     """`I'm really relieved about the bill.`, `I'm a bit down about it.`, `The lunch made my day.`: a feeling the
     user has not named yet in the session (`said`: their earlier turns, lower-cased), while one is left."""
@@ -276,7 +286,7 @@ def user_turn_initial(context: dict[str, Any], rng: random.Random) -> dict[str, 
 # ---------------------------------------------------------------- user_turn_followup
 
 _SUGGESTION = re.compile(r"(?:start by|help to|You might|Try to|worth trying to|helps is|I'd suggest|would be to|"
-                         r"might be worth|works is|useful to|suggestion would be|spare moment[^,.;:]*,) ([^,.;:]+)|"
+                         r"might be worth|works is|useful to|suggestion would be|spare moment[^,.;:]*,) ([^,.;:?]+)|"
                          r"^\d+\. ([^:]+):", re.M)
 """Where a suggestion stands in the assistant's sentences (narrators/stepwords.py LEADS)."""
 _AIMED = re.compile(r"\s+(?:(?:before|by|ahead of) \w+day|this week|before the week is out|early next week|"
@@ -286,7 +296,9 @@ _AIMED = re.compile(r"\s+(?:(?:before|by|ahead of) \w+day|this week|before the w
 
 def suggestion_of(reply: str) -> str | None:
     """A suggestion the assistant made, as a gerund phrase (`writing down what went well`), or None."""
-    found = [m.group(1) or m.group(2) for m in _SUGGESTION.finditer(reply or "")]
+    reply = reply or ""
+    found = [m.group(1) or m.group(2) for m in _SUGGESTION.finditer(reply)
+             if reply[m.end():m.end() + 1] != "?"]  # `Would it help to put ... in your calendar?` asks, not suggests
     found = [_AIMED.sub("", f.strip()) for f in found if f]
     found = [f for f in found if 2 <= len(f.split()) <= 9]
     if not found:
@@ -377,8 +389,10 @@ def user_turn_followup(context: dict[str, Any], rng: random.Random) -> dict[str,
     heard_now = f"{heard} {context.get('complete') or ''}"  # a split value's half is said in this message
     added = detail_line(event, heard_now, rng, told) if rng.random() < 0.6 else None  # something new about it
     optional += [added] if added else []
-    optional += [worry(event, topic_handle(event, rng), rng, asked),
-                 feeling(event["valence"], context["style"], topic_handle(event, rng), rng, asked)]
+    optional.append(worry(event, topic_handle(event, rng), rng, asked))
+    last = next((t["text"] for t in reversed(context.get("history") or []) if t["role"] == "user"), "")
+    if not felt(last) and rng.random() < FEELING_SHARE:  # people do not restate a feeling in every message
+        optional.append(feeling(event["valence"], context["style"], topic_handle(event, rng), rng, asked))
     text = build(required, optional, context, rng)
     text = named_once(text, event, {"paraphrase": para})
     return {"text": timed(ensure_phrases(text, {"paraphrase": para}), context)}
