@@ -52,11 +52,13 @@ def release_session(path: Path) -> tuple[duckdb.DuckDBPyConnection, str]:
 
 def _models(con: duckdb.DuckDBPyConnection, table: str, model: type[BaseModel], run_id: str,
             persona_id: str) -> list:
-    """One persona's rows of `table` as `model`s (none when the connection has no such table)."""
-    cols = ", ".join(f'"{c}"' for c in model.model_fields)
+    """One persona's rows of `table` as `model`s (none when the connection has no such table). A column the
+    table lacks (a release frozen before the column was added, e.g. `documents.judged`) takes its default."""
     mine = ("question_id in (select question_id from questions where run_id = $r and persona_id = $p)"
             if table == "question_evidence" else "persona_id = $p")  # evidence rows carry no persona column
     try:
+        present = set(con.sql(f"select * from {table} limit 0").columns)
+        cols = ", ".join(f'"{c}"' for c in model.model_fields if c in present)
         records = con.sql(f"select {cols} from {table} where run_id = $r and {mine}",
                           params={"r": run_id, "p": persona_id}).to_arrow_table().to_pylist()
     except duckdb.CatalogException:
