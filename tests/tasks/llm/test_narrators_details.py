@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from tasks.llm.providers.narrators import assistant
-from tasks.llm.providers.narrators.details import FIELDS, asks, remarks, told_details
+from tasks.llm.providers.narrators.details import FIELDS, asks, forms, remarks, told_details
 from tests.tasks.llm.test_narrators_dialogue import assistant_context
 
 DINNER = {"companion": "Lucía Morales", "dish": "tacos al pastor", "restaurant": "Casa Lolita"}
@@ -53,7 +53,7 @@ def test_a_reply_picks_up_what_the_user_told_of_the_event():
                for seed in range(12)]
     picked = remarks({"dish": "tacos al pastor"}, "positive", random.Random(0), limit=1)
     frames = FIELDS["dish"]["positive"] + FIELDS["dish"]["ask"]
-    said = {f.format(x="tacos al pastor", bare="tacos al pastor") for f in frames}
+    said = {f.format(**forms("tacos al pastor")) for f in frames}
     assert picked and picked[0] in said
     assert sum(any(s in r for s in said) for r in replies) >= 6, replies[:2]
     untold = [assistant.assistant_turn(ctx | {"user_message": "Dinner with Lucía at Casa Lolita was lovely."},

@@ -121,3 +121,62 @@ def test_a_question_of_the_assistant_is_no_suggestion_to_take_up():
     assert suggestion_of("Would it help to put planning the next session in your calendar?") is None
     assert suggestion_of("It could help to plan the next session now, because a date helps.") == (
         "planning the next session now")
+
+
+def test_a_you_after_a_verb_or_before_like_is_said_back_as_me_or_i():
+    """'telling whoever I report to what helped I most', 'jotting down a line me like from the book' were said."""
+    assert first_person("telling whoever you report to what helped you most") == (
+        "telling whoever I report to what helped me most")
+    assert first_person("jotting down a line you like from the book") == "jotting down a line I like from the book"
+    assert first_person("asking what they told you") == "asking what they told me"
+
+
+def test_a_second_thought_is_said_back_without_the_users_own_doubt_tag():
+    """'It's natural that you told yourself the coffee was a one-off, but maybe not.' was said back."""
+    said = statements("I told myself the coffee was a one-off, but maybe not.")
+    assert said == ["I told myself the coffee was a one-off, and now I'm not so sure."]
+    for seed in range(8):
+        line = response(said[0], "negative", random.Random(seed))
+        assert "but maybe not" not in line and "you're not so sure" in line, line
+
+
+def test_only_an_achievement_is_congratulated():
+    """'Congratulations on the call with Charlie!', 'Congratulations on Fresh Market!' were said."""
+    from tasks.llm.providers.narrators.openings import reaction
+    lines = {kind: {reaction("positive", "initial", "event_update", "the news", "Ann", random.Random(s), kind)
+                    for s in range(60)} for kind in ("family_call", "weekly_shop", "new_job")}
+    assert not any(line.startswith("Congratulations") for kind in ("family_call", "weekly_shop")
+                   for line in lines[kind])
+    assert "Congratulations on the news!" in lines["new_job"]
+
+
+def test_a_draft_asked_for_shorter_is_redrafted_not_cut_down():
+    """'The short version: something like: Dear ..., I am writing ...' answered 'Could you make it even shorter?'."""
+    from tasks.llm.providers.narrators.asides import filler_followup_reply
+    from tasks.llm.providers.narrators.dialogue_filler import ANSWERS
+    topic = "a polite email to a landlord about a broken heater"
+    for seed in range(6):
+        reply = filler_followup_reply({"kind": "request", "topic": topic}, topic, "Could you make it even shorter?",
+                                      random.Random(seed))
+        assert "Dear ..." in reply and "something like" not in reply.lower() and "shorter version of" not in reply
+        assert len(reply.split()) < len(ANSWERS[topic].split()), reply
+
+
+def test_a_follow_up_question_that_asks_the_same_is_not_asked_again_in_other_words():
+    """'Is it normal to feel unsure about that dinner out?' then 'Is it normal to feel unsure about the dinner?' and
+    'Do people usually worry about something like the dinner at Jade Dragon?' in one topic."""
+    from tasks.llm.providers.narrators.user import ask_asked
+    asked = "good, that settles it. is it normal to feel unsure about that dinner out? i keep thinking about it."
+    assert ask_asked("Is it normal to feel unsure about {p}?", asked)  # whatever the dinner was called
+    assert ask_asked("Do people usually worry about something like {p}?", asked)  # the same question
+    assert not ask_asked("Am I overthinking {p}?", asked)
+    assert ask_asked("Is {p} worth making a fuss about?", "is the dinner worth making a fuss about?")
+    assert not ask_asked("Is {p} worth making a fuss about?", "is the dinner at jade dragon open late?")
+
+
+def test_good_news_is_not_something_to_get_past():
+    """'How do I get past the Lantern Quartet without stressing?' was asked about a concert that went well."""
+    from tasks.llm.providers.narrators.user import WORRIED, ask
+    good = {ask("advice_seeking", "{h}", random.Random(s), "positive") for s in range(80)}
+    bad = {ask("advice_seeking", "{h}", random.Random(s), "negative") for s in range(80)}
+    assert not good & set(WORRIED) and set(WORRIED) <= bad

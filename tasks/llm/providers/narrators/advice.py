@@ -22,7 +22,7 @@ PERSONAL: dict[str, str] = {
     "send a quick message to say you enjoyed it": "send {person} a quick message to say you enjoyed it",
     "suggest a date for next time while it is fresh": "suggest a date to {person} for next time while it is fresh",
     "keep a note of what you talked about": "keep a note of what you and {person} talked about",
-    "make it a regular thing if it suits you both": "make it a regular thing with {person} if it suits you both",
+    "make it a regular thing if you both like the idea": "make it a regular thing with {person} if it suits you both",
     "introduce them to someone else you think they would like":
         "introduce {person} to someone else you think they would like",
     "keep the next meeting low-key, like a walk or a coffee":

@@ -56,6 +56,12 @@ def filler_followup_reply(filler: dict[str, Any], topic: str, message: str, rng:
     if filler.get("kind") == "request":
         answer = dialogue_filler.ANSWERS.get(filler.get("topic", "")) or ""
         first = _SENT.split(answer)[0] if answer else f"start small with {topic}"
+        shorter = dialogue_filler.SHORTER.get(filler.get("topic", ""))
+        if shorter and "example" not in low:  # a draft is redrafted shorter, not described
+            after = closing(thing(filler.get("topic", "")), rng, topic)
+            after = "Is that short enough?" if "shorter" in after else after
+            return " ".join((rng.choice(("Here's a shorter one:", "A shorter version:", "Sure, trimmed down:")),
+                             shorter, after))
         if "example" in low:
             body = f"Sure. Take the main point, {uncap(first.rstrip('.'))}, and try it once on something real today."
         elif "mistake" in low:

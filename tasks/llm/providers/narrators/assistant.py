@@ -187,7 +187,7 @@ def intro_reply(context: dict[str, Any], rng: random.Random) -> str:
     more = fresh([f"I'll remember {m} when we plan things together.", f"If anything changes with {m}, tell me and "
                   "I'll keep up.", f"It sounds like {m} is a real part of your week.", "Knowing a little about your "
                   "life makes my suggestions less generic.", f"We can come back to {m} whenever it's useful.",
-                  f"Tell me more about {m} whenever you like; I'm listening.",
+                  f"Tell me more about {m} any time; I'm listening.",
                   "Every detail like that helps me give you advice that fits.",
                   f"{capital(m)} sounds like an important part of the picture.",
                   "That gives me a much better sense of your week.",
@@ -279,7 +279,7 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
         opened = bool(took) and rng.random() < OPEN_ON_TAKEN  # else the closing question asks about it
         parts = [followup_reaction(took, rng)] if opened else []
     else:
-        parts = [reaction(tone, context["turn_kind"], context["category"], handle, name, rng)]
+        parts = [reaction(tone, context["turn_kind"], context["category"], handle, name, rng, event.get("kind"))]
     before = said_before(list(context.get("history") or []))
     limit = 3 if context["turn_kind"] == "followup" or context.get("attachment") else 5
     answered = responses(message, tone, rng, values, limit, before)  # what it says back to each thing they told

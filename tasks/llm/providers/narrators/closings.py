@@ -13,7 +13,7 @@ import random
 from tasks.llm.providers.narrators.realize import capital
 
 TAKEN_QUESTIONS = ("When do you think you'll get round to {t}?", "What might get in the way of {t}?",
-                   "Would it help to put {t} in your calendar?", "Is {t} something you can do on your own?",
+                   "Would a reminder in your calendar help with {t}?", "Is {t} something you can do on your own?",
                    "How will you know {t} has worked?")
 """About the suggestion the user took up (`{t}`: it as a gerund phrase in their words, `writing down how it felt`),
 asked when the reply has not already opened on it."""
@@ -29,7 +29,7 @@ INTENT_QUESTIONS = {
              "with?", "How are you sleeping with {h} on your mind?", "What would make the rest of the week "
              "easier after {h}?", "Have you had any time to yourself since {h}?"),
     "plan": ("What's the first thing you want to sort out for {h}?", "How much time can you give {h} this week?",
-             "Is there a part of {h} you'd rather not do alone?", "What would a good outcome for {h} look like "
+             "Would it help to have someone with you for {h}?", "What would a good outcome for {h} look like "
              "to you?", "Is anything about {h} already fixed, or is it all open?"),
 }
 """About what the user asked for help with (assistant.py `intent_of`)."""

@@ -33,10 +33,10 @@ FIELD_STEPS: dict[str, dict[str, tuple]] = {
                      ("put a little aside each month for the next {bare}", "it will not be a shock next time"))},
     "complaint": {"any": (("write down when {x} started and what makes it worse", "a doctor can do more with "
                            "specifics"),
-                          ("book a follow-up if {x} is not better in a week or two", "it is better checked than "
-                           "guessed at"))},
-    "injury": {"any": (("rest the {bare} properly before training again", "going back too soon is how it comes "
-                        "back"),
+                          ("book a follow-up if {x} is not better in a week or two", "it is better to check than "
+                           "to guess"))},
+    "injury": {"any": (("rest the {bare} properly before training again", "going back too soon often brings "
+                        "it back"),
                        ("ask a physio for two or three exercises for the {bare}", "the right exercises speed up "
                         "healing"))},
     "occasion": {"positive": (("send round a few photos from the {bare}", "people love to relive a good day"),),

@@ -33,7 +33,8 @@ article, `{A}` with `a` or `an`, `{plural}` the bare detail in the plural, `{be}
 FIELDS: dict[str, Remarks] = {
     "dish": {"positive": ("You can't go wrong with {bare} done well.", "There's nothing like good {bare} on a "
                           "night out.", "I can almost taste the {bare} from here.",
-                          "Good {bare} is worth going out of your way for.", "Done properly, {bare} is hard to beat.",
+                          "Good {bare} {be} worth going out of your way for.",
+                          "Done properly, {bare} {be} hard to beat.",
                           "I'd have ordered the {bare} too."),
              "ask": ("Did the {bare} live up to it?", "Would you order the {bare} again?")},
     "drink": {"positive": ("{X} is a nice way to give yourself ten minutes.", "Nothing fancy, but {x} can make a "
@@ -129,9 +130,9 @@ def _forms(value: str) -> dict[str, str]:
     """`forms`, computed once per value (inflect is slow); callers get a copy."""
     value = second_person(value)  # `music so loud I couldn't hear myself think`, said to them
     plain = bare(value)
-    plural = _ENGINE.plural_noun(plain) if plain else plain
-    a = plain if plain in MASS else _ENGINE.a(plain) if plain else plain
     many = bool(plain) and plain not in MASS and _ENGINE.singular_noun(plain.split()[-1]) not in (False, plain)
+    plural = plain if many else _ENGINE.plural_noun(plain) if plain else plain  # not `grilled sardiness`
+    a = plain if plain in MASS or many else _ENGINE.a(plain) if plain else plain  # not `a grilled sardines`
     return {"x": value, "X": capital(value), "bare": plain, "plural": plural, "Plural": capital(plural),
             "a": a, "A": capital(a), "be": "are" if many else "is"}
 

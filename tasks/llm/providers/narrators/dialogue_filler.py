@@ -3,6 +3,14 @@ tasks/dialogue/filler.py, and a friendly remark per small-talk topic. Data only;
 
 from __future__ import annotations
 
+SHORTER: dict[str, str] = {
+    "a polite email to a landlord about a broken heater": (
+        "Dear ..., the heater has not worked since [date]; could you send someone to repair it? Many thanks."),
+    "a short thank-you note after a dinner party": (
+        "Thanks again for a wonderful evening; we loved the food and the company."),
+}
+"""A drafted answer (ANSWERS) made shorter when asked, in new words rather than the first draft cut down."""
+
 ANSWERS: dict[str, str] = {
     "a quick recipe for lentil soup": (
         "Soften a chopped onion, carrot and celery stick in oil for five minutes, add two cloves of "

@@ -94,12 +94,12 @@ FEELING_FRAMES = {
                  "Nobody could blame you for being {adj} {prep} {what}."),
 }
 THOUGHT_FRAMES = {
-    "positive": ("It's lovely that {s}.", "I'm glad {s}.", "{S}, and that's worth holding on to.",
+    "positive": ("It's wonderful that {s}.", "I'm glad {s}.", "{S}, and that's worth holding on to.",
                  "That's a good sign: {s}.", "I love that {s}.", "It's great that {s}.",
                  "{S}, which says a lot.", "How lovely that {s}."),
     "negative": ("It's natural that {s}.", "I can understand why {s}.", "It makes sense that {s}.",
                  "{S}, and that's a very human reaction.", "I hear you: {s}.", "It's understandable that {s}.",
-                 "{S}, and that's okay.", "I get why {s}."),
+                 "{S}, and that's okay.", "I can see why {s}."),
 }
 TOLD_FRAMES = {
     "positive": ("It sounds like {s}.", "How nice that {s}.", "I'm glad {s}.", "So {s}, which is great.",
@@ -123,7 +123,7 @@ def statements(message: str, values: list[str] | tuple[str, ...] = ()) -> list[s
                 or _TAKEN.search(core)
                 or says_value(core, values) or '"' in core or ":" in core):
             continue
-        out.append(core)
+        out.append(re.sub(r", but maybe not\.$", ", and now I'm not so sure.", core))  # said back: no doubt tag
     return out
 
 

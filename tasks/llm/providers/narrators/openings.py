@@ -11,9 +11,16 @@ import random
 
 from tasks.llm.providers.narrators.realize import capital
 
+CONGRATULATED = frozenset({"new_job", "move_flat", "adopt_pet", "start_course", "join_gym", "buy_vehicle", "run_race",
+                           "work_project", "promotion", "retire", "milestone"})
+"""Event kinds that are an achievement or a milestone: good news about them is congratulated (`Congratulations on
+the new job!`); good news about a coffee or a call is not (`Congratulations on the call with Charlie!`)."""
 
-def reaction(tone: str, kind: str, category: str, handle: str, name: str, rng: random.Random) -> str:
-    """The first sentence: what the assistant feels about the news, naming what it is about."""
+
+def reaction(tone: str, kind: str, category: str, handle: str, name: str, rng: random.Random,
+             event_kind: str | None = None) -> str:
+    """The first sentence: what the assistant feels about the news, naming what it is about; congratulations only
+    for an achievement (CONGRATULATED)."""
     h, H = handle, capital(handle)
     if category == "attachment_consultation" and kind == "initial":
         return rng.choice((f"Thanks for sharing this about {h}.", f"Happy to look at this with you, {name}.",
@@ -25,7 +32,8 @@ def reaction(tone: str, kind: str, category: str, handle: str, name: str, rng: r
                            f"That's a fair thing to wonder about {h}.", f"Yes, let's look at {h} again."))
     if tone == "positive":
         return rng.choice((f"That's great news about {h}!", f"Oh, {h} sounds like it went really well.",
-                           f"I'm really glad {h} worked out.", f"Congratulations on {h}!",
+                           f"I'm really glad {h} worked out.",
+                           f"Congratulations on {h}!" if event_kind in CONGRATULATED else f"I'm so glad {h} went well.",
                            f"That sounds like a lovely result for {h}.", f"{H} sounds wonderful, {name}!",
                            f"How lovely that {h} went so well.", f"What good news about {h}, {name}.",
                            f"Oh, I'm pleased to hear about {h}!", f"{H} sounds like a real highlight."))
@@ -66,9 +74,9 @@ ANSWER_LEADS: dict[str, tuple[str, ...]] = {
              "Give yourself a little room after {h}; it's a lot to take in.",
              "It's fine if {h} takes a while to settle."),
     "plan": ("Here's how I'd approach {h}:", "A few things could help with {h}:", "I'd keep {h} simple:",
-             "For {h}, this is what I'd do:", "Here's what I'd try with {h}:", "A couple of thoughts on {h}:",
+             "For {h}, this is what I'd do:", "Here's what I'd try with {h}:", "Here are a couple of thoughts on {h}:",
              "With {h}, I'd start small:", "This is how I'd tackle {h}:"),
-    "negative": ("If it helps, here's what I'd do next about {h}:", "A couple of ideas for {h}:",
+    "negative": ("If it helps, here's what I'd do next about {h}:", "Here are a couple of ideas for {h}:",
                  "Here's how I'd pick things up after {h}:", "There are a few ways to move on from {h}:"),
 }
 """The sentence that answers what the user asked before the steps, by the question's intent (`negative`: no
@@ -93,7 +101,7 @@ def offers_for(handle: str, rng: random.Random) -> list[str]:
     offers = [f"If anything about {handle} changes, tell me and we can adjust the plan together.",
               f"We can come back to {handle} whenever you want to go through the options again.",
               f"Once you have tried that, tell me how {handle} looks and we'll take the next step.",
-              f"I'm happy to go through {handle} in more detail whenever you like.",
+              f"I'm happy to go through {handle} in more detail whenever you want.",
               f"Let me know how {handle} goes from here, and we can plan the next bit.",
               f"If {handle} throws up anything new, we can look at it together."]
     rng.shuffle(offers)

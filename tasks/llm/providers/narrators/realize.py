@@ -240,7 +240,9 @@ COMMON_STARTS = frozenset(
 CONTRACTED = frozenset("he she they who where here let".split())
 """Words that open a contraction (`she's`, `they're`, `let's`) and are no name."""
 NAMELIKE = frozenset("grace rose mark bill will may june dawn faith hope joy rob pat sue ray jack frank victor "
-                     "amber ruby iris jade pearl ivy holly olive august sky river summer autumn".split())
+                     "amber ruby iris jade pearl ivy holly olive august sky river summer autumn sam max bob ted "
+                     "art don dean drew lee gene chase hunter miles neil glen dale cliff lance wade sandy penny daisy "
+                     "lily violet crystal carol heath robin kim".split())
 """Dictionary words that are also first names: a sentence starting with one keeps its capital."""
 
 
@@ -297,9 +299,15 @@ _SUBJECT_YOU = (r"\byou(?= (?!(?:to|a|an|the|that|this|and|or|but|for|with|about
                 r"later|yet|know|can't)\b)[a-z])")
 """A `you` followed by what is not a preposition, article or conjunction: the subject of its verb (`what you
 made`, `someone you trust`), said back as `I`, not `me` (`whoever needs you`, `to see you again`)."""
+_OBJECT_YOU = (r"\b(help|helps|helped|need|needs|needed|tell|tells|told|ask|asks|asked|give|gives|gave|show|shows|"
+               r"showed|let|lets|make|makes|made|remind|reminds|reminded|thank|thanks|get|gets|got|keep|keeps|kept|"
+               r"leave|leaves|left|take|takes|took|bring|brings|brought|suit|suits|suited|call|calls|called|see|sees|"
+               r"saw|meet|meets|met|join|joins|joined|send|sends|sent|cost|costs|cheer|cheers|cheered) you\b")
+"""A `you` right after a verb is its object, said back as `me` (`what helped you most` -> `what helped me most`)."""
 _ME = ((r"\byou're\b", "I'm"), (r"\byou've\b", "I've"), (r"\byou'll\b", "I'll"), (r"\byou'd\b", "I'd"),
        (r"\byourself\b", "myself"), (r"\byours\b", "mine"), (r"\byour\b", "my"), (r"\bYour\b", "My"),
-       (r"\byou are\b", "I am"), (_SUBJECT_YOU, "I"), (r"\byou\b", "me"))
+       (r"\byou are\b", "I am"), (_OBJECT_YOU, r"\1 me"), (_SUBJECT_YOU, "I"), (r"\byou like\b", "I like"),
+       (r"\byou\b", "me"))
 
 
 @functools.lru_cache(maxsize=65536)

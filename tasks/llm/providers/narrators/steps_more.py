@@ -34,7 +34,7 @@ MORE: dict[str, dict[str, tuple[Step, ...]]] = {
             ("keep an evening free for the next get-together", "plans are easier when the slot is already there"),
         ),
         "negative": (
-            ("suggest something short instead of a whole evening", "a short plan is easier to keep"),
+            ("suggest something short instead of a whole evening", "a short plan is easier to stick to"),
             ("give it a week before trying again", "busy patches pass"),
             ("use the free evening for something just for you", "it takes the sting out"),
             ("check in with a short message rather than a call", "it is easy to answer"),
@@ -43,7 +43,7 @@ MORE: dict[str, dict[str, tuple[Step, ...]]] = {
     "family": {
         "positive": (
             ("write down the news they shared", "you will want to ask about it next time"),
-            ("send a short message the day after", "it keeps the warmth going"),
+            ("send a short message the next day", "it keeps the warmth going"),
             ("ask about the one thing they seemed excited about", "people love being asked"),
             ("keep a note of who needs a call soon", "nobody drifts out of touch"),
         ),
@@ -56,7 +56,7 @@ MORE: dict[str, dict[str, tuple[Step, ...]]] = {
     },
     "outing": {
         "positive": (
-            ("write down what you had", "it makes ordering next time easy"),
+            ("write down what you had", "it makes ordering easier next time"),
             ("plan the next visit for a quieter evening", "you get to enjoy it at your own pace"),
             ("look at what else is nearby", "a good area usually has more than one gem"),
             ("keep a short list of places you liked", "it is handy when someone asks for a tip"),
@@ -72,7 +72,7 @@ MORE: dict[str, dict[str, tuple[Step, ...]]] = {
         "positive": (
             ("keep your tools or kit somewhere easy to reach", "you start faster next time"),
             ("note what you would change in the next piece", "each one teaches something"),
-            ("look at how others approach the same thing", "it gives you fresh ideas"),
+            ("see how other people approach the same thing", "it gives you fresh ideas"),
             ("give yourself a small deadline for the next piece", "it keeps the momentum"),
         ),
         "negative": (
@@ -84,8 +84,8 @@ MORE: dict[str, dict[str, tuple[Step, ...]]] = {
     "sport": {
         "positive": (
             ("drink plenty and eat well after a long session", "recovery starts straight away"),
-            ("check your shoes and kit every few weeks", "worn kit causes niggles"),
-            ("vary the route or the routine now and then", "it keeps it fresh"),
+            ("check your shoes and kit every few weeks", "worn kit leads to small injuries"),
+            ("vary the route or the routine from time to time", "it keeps it fresh"),
             ("write down how your body felt afterwards", "it warns you before small aches become injuries"),
         ),
         "negative": (
@@ -110,7 +110,7 @@ MORE: dict[str, dict[str, tuple[Step, ...]]] = {
         "positive": (
             ("tell the coordinator what you enjoyed most", "they can give you more of it"),
             ("ask whether there is training for the next role", "it opens up more interesting jobs"),
-            ("note who you worked with", "it is easier to say hello next time"),
+            ("note the people you worked with", "it is easier to say hello next time"),
         ),
         "negative": (
             ("ask to be told in advance when they have enough people", "you will not make the trip for nothing"),
@@ -132,14 +132,14 @@ MORE: dict[str, dict[str, tuple[Step, ...]]] = {
     "travel": {
         "positive": (
             ("make a small album of the best photos", "you will actually look at it"),
-            ("note the places you did not get to", "they are a reason to go back"),
+            ("note the places you did not get to see", "they are a reason to go back"),
             ("give yourself a quiet day after getting home", "travel is more tiring than it seems"),
             ("write down what you spent", "the next trip is easier to budget"),
         ),
         "negative": (
             ("keep every booking email together", "claims are easier with them"),
             ("ask the airline or the hotel what they can offer", "they often do more when asked"),
-            ("plan a short day out nearby instead", "a change of scene still helps"),
+            ("plan a short day out nearby instead", "a change of scenery still helps"),
         ),
     },
     "health": {
@@ -171,7 +171,7 @@ MORE: dict[str, dict[str, tuple[Step, ...]]] = {
         "positive": (
             ("keep all your notes in one place", "they are easy to find before a test"),
             ("try using what you learned once this week", "using it makes it stick"),
-            ("ask whoever teaches it what to focus on next", "they know where you can improve fastest"),
+            ("ask whoever teaches it what to focus on next", "they know where you can improve most quickly"),
         ),
         "negative": (
             ("ask whether there is a waiting list", "places often open up"),

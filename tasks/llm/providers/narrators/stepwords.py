@@ -47,7 +47,7 @@ def timed_handle(handle: str, when: str, rng: random.Random) -> str:
 LEADS = ("You could start by {g}; {r}.", "It could help to {b} {t}, because {r}.", "You might {b}; {r}.",
          "Try to {b} {t}: {r}.", "{G} {t} is worth it, because {r}.", "It's also worth trying to {b}: {r}.",
          "If you can, {b} {t}; {r}.", "One thing that helps is {g}: {r}.", "I'd suggest {g} {t}, because {r}.",
-         "A good next step would be to {b} {t}; {r}.", "It might be worth {g}, since {r}.",
+         "The next step could be to {b} {t}; {r}.", "It might be worth {g}, since {r}.",
          "If you have a spare moment {t}, {b}: {r}.", "Something small that works is {g}; {r}.",
          "You may find it useful to {b} {t}, since {r}.", "My suggestion would be {g}: {r}.")
 """One suggestion a sentence: `{b}` the verb phrase, `{g}` its gerund, `{r}` the reason, `{t}` a time phrase."""
@@ -67,7 +67,7 @@ PAIR_SHARE = 0.6
 TIMED = re.compile(r"\b(?:the day before|next time|this week|next week|each week|every week|in a month|"
                    r"for a few days|in the meantime|now and then|while it is fresh|the night before|on the first day|"
                    r"in the first week|first weeks|before you go|before you set off|after training|afterwards|"
-                   r"one day)$")
+                   r"one day|the next day|from time to time)$")
 """A suggestion that ends saying when (`put it in your calendar with a reminder the day before`) takes no other
 time phrase after it."""
 

@@ -167,8 +167,14 @@ ASKS = {
 """The act each category calls for; questions use words the assistant reads as an intent (lexicon.ASK_INTENTS)."""
 
 
-def ask(category: str, handle: str, rng: random.Random) -> str:
-    return rng.choice(ASKS[category]).format(h=handle)
+WORRIED = ("How do I stop worrying about {h}?", "How do I get past {h} without stressing?")
+"""Asks that only a setback calls for: good news is not something to get past."""
+
+
+def ask(category: str, handle: str, rng: random.Random, valence: str | None = None) -> str:
+    """The question or act the category calls for, naming `handle`; no worried question after good news."""
+    forms = [f for f in ASKS[category] if valence != "positive" or f not in WORRIED]
+    return rng.choice(forms).format(h=handle)
 
 
 def topic_handle(event: dict[str, Any], rng: random.Random | None = None) -> str:
@@ -264,7 +270,7 @@ def initial_plan(context: dict[str, Any], rng: random.Random) -> tuple[list[str]
         required += about_doc[:1]
         optional += about_doc[1:]
     if not context.get("intro"):
-        act = ask(cat, handle, rng)
+        act = ask(cat, handle, rng, event.get("valence"))
         (required if cat in ("advice_seeking", "scheduling", "attachment_consultation") else optional).append(act)
     if not context.get("intro"):
         earlier = " ".join(t["text"] for t in context.get("history") or [] if t["role"] == "user").lower()
@@ -335,6 +341,21 @@ AGAIN_ASKS = ("Do you think I should {t} again soon?", "Would it be too much to 
               "Is it worth trying to {t} again?", "How often would you {t}, realistically?",
               "Should I plan to {t} every month?", "Would you {t} again in my place?")
 """Questions that name what the user did (its plan's verb phrase), so they are about this event."""
+SAME_ASKS = (("Is it normal to feel unsure about {p}?", "Do people usually worry about something like {p}?"),
+             ("Should I tell people about {p} yet?", "Who else should know about {p}?"),
+             ("How do I keep track of {p} without overthinking it?", "Would you write {p} down somewhere?"))
+"""Follow-up questions that ask the same thing (and get the same answer): one of each group a topic."""
+
+
+def ask_asked(form: str, asked: str) -> bool:
+    """Whether the user has asked `form` (or a question that asks the same, SAME_ASKS) in `asked` (their earlier
+    turns, lower-cased), whatever the topic was called then: its words around `{p}` are found there."""
+    group = next((g for g in SAME_ASKS if form in g), (form,))
+    for f in group:
+        head, _, tail = f.lower().partition("{p}")
+        if head and head in asked and (not tail.strip("?") or tail.rstrip("?") in asked):
+            return True
+    return False
 
 
 def worry(event: dict[str, Any], handle: str, rng: random.Random, said: str = "") -> str:
@@ -372,7 +393,7 @@ def user_turn_followup(context: dict[str, Any], rng: random.Random) -> dict[str,
     asked = " ".join(t["text"] for t in context.get("history") or [] if t["role"] == "user").lower()
     again = any(a.split("{t}")[0].lower() in asked for a in AGAIN_ASKS + ("Should I try to {t} another time?",))
     if para or again or rng.random() < 0.5:  # whether to do it again is asked once a topic
-        fresh = [a for a in FOLLOW_ASKS if a.format(p=para or handle).rstrip("?").lower() not in asked]
+        fresh = [a for a in FOLLOW_ASKS if not ask_asked(a, asked)]
         q = sentence(rng.choice(fresh or list(FOLLOW_ASKS)).format(p=para or handle), end="?")  # never asked twice
     else:
         retry = AGAIN_ASKS[2:3] + ("Should I try to {t} another time?",)
