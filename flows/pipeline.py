@@ -47,6 +47,7 @@ PIPELINE: tuple[Stage, ...] = (
           lands=("documents", "chunks")),
     Stage("dialogue", "tasks.dialogue.stage", ("profile", "loop", "sources"), gateway="dialogue",
           prompts=("user_turn_initial", "user_turn_followup", "user_turn_filler", "user_turn_callback",
+                   "user_turn_correction",
                    "assistant_turn", "fact_check"), options=("loop", "sources", "dialogue"),
           lands=("bullets", "sessions", "turns", "fact_mentions")),
     Stage("questions", "tasks.questions.stage", ("profile", "loop", "sources", "dialogue"), gateway="questions",

@@ -119,6 +119,12 @@ class DialogueOptions(_Strict):
             if sum(shares.get(k, 0.0) for k in group) > 1:
                 raise ValueError(f"mention_modes: {' + '.join(group)} share one draw and must add up to at most 1")
         return shares
+    corrected_later: float = Field(
+        0.5, ge=0, le=1,
+        description="share of corrected mentions put right in a later session instead of the same message: the "
+                    "opening says only the slip, a one-turn topic three days to four weeks on corrects it "
+                    "(tasks/dialogue/latefix.py); 0 corrects every slip at once",
+    )
     memory_rate: float | None = Field(
         None, ge=0, le=1,
         description="share of user turns that need memory from outside the recent window (RealCompanion "

@@ -320,13 +320,19 @@ def check_mentions(audit: Audit) -> None:
 def check_initial_turns(audit: Audit) -> None:
     """The first user turn of each bullet states each of its facts by their first surface form, or in other words
     as recorded (paraphrased, implied, corrected, or the first half of a split value, whose second half a follow-up
-    adds)."""
+    adds), or says only a slip that a later turn puts right (tasks/dialogue/latefix.py)."""
     first: dict[str, Turn] = {}
     for turn in sorted(audit.corpus.turns, key=lambda t: (t.timestamp, t.turn_id)):
         if turn.role == "user" and turn.bullet_id and turn.bullet_id not in first:
             first[turn.bullet_id] = turn
     paraphrased = {(m.evidence_id, m.fact_id) for m in audit.corpus.mentions
                    if m.mode in REALIZED_MODES and m.counts}
+    fixed = {m.fact_id: audit.turns[m.evidence_id].timestamp for m in audit.corpus.mentions if m.mode == "corrected"
+             and m.counts and m.evidence_kind == "turn" and m.evidence_id in audit.turns}
+    for m in audit.corpus.mentions:  # a slip that a later turn puts right
+        said = audit.turns.get(m.evidence_id) if m.mode == "corrected" and not m.counts else None
+        if said is not None and fixed.get(m.fact_id, said.timestamp) > said.timestamp:
+            paraphrased.add((m.evidence_id, m.fact_id))
     for bid, turn in first.items():
         for fid in audit.bullets[bid].fact_ids if bid in audit.bullets else []:
             fact = audit.facts.get(fid)

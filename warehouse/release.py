@@ -131,13 +131,17 @@ def dialogue_stats(con: duckdb.DuckDBPyConnection, run_id: str) -> dict:
     for kind, mode, n in con.execute("select evidence_kind, mode, count(*) from fact_mentions where run_id = $run_id "
                                      "group by 1, 2 order by 1, 2", params).fetchall():
         where.setdefault(kind, {})[mode] = n
+    later = con.execute("select count(*) from fact_mentions m where run_id = $run_id and mode = 'corrected' and counts "
+                        "and not exists (select 1 from fact_mentions s where s.run_id = m.run_id and not s.counts and "
+                        "s.mode = 'corrected' and s.evidence_id = m.evidence_id and s.fact_id = m.fact_id)",
+                        params).fetchone()[0]  # put right in a later session (tasks/dialogue/latefix.py)
     tokens = {pid: {"dialogue": n, "documents": 0} for pid, n in _tokens(con, "turns", "text", run_id).items()}
     for pid, n in _tokens(con, "documents", "body", run_id).items():
         tokens.setdefault(pid, {"dialogue": 0, "documents": 0})["documents"] = n
     return {
         "sessions": sessions, "user_turns": roles.get("user", 0), "assistant_turns": roles.get("assistant", 0),
         "turns_by_category": by["category"], "turns_by_kind": by["kind"], "user_turns_by_kind": user_kinds,
-        "mentions_by_mode": modes, "mentions_by_evidence_kind": where,
+        "mentions_by_mode": modes, "mentions_by_evidence_kind": where, "later_corrections": later,
         "distinct_4gram_ratio": overall,
         "min_persona_distinct_4gram_ratio": min((r for r in ratios.values() if r is not None), default=None),
         "distinct_4gram_ratio_by_persona": dict(sorted(ratios.items())),
@@ -473,7 +477,8 @@ def dialogue_section(stats: dict) -> str:
 journals and emails, `stages.sources.paraphrased`; a reference names a fact without its value): \
 {counts(stats.get("mentions_by_mode", {}))}; in turns: \
 {counts(stats.get("mentions_by_evidence_kind", {}).get("turn", {}))}; in document chunks: \
-{counts(stats.get("mentions_by_evidence_kind", {}).get("chunk", {}))}
+{counts(stats.get("mentions_by_evidence_kind", {}).get("chunk", {}))}; of the corrections, \
+{stats.get("later_corrections", 0)} put right in a later session (`stages.dialogue.corrected_later`)
 - Distinct word 4-gram ratio of user turns: {ratio(stats.get("distinct_4gram_ratio"))} over the release, \
 {ratio(stats.get("min_persona_distinct_4gram_ratio"))} for the lowest persona
 - Tokens ({tokens.get("method", "cl100k_base")}): {tokens.get("dialogue", 0)} in dialogue turns, \

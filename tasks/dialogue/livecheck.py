@@ -72,7 +72,8 @@ def judged_opening(writer, topic, kind: str, text: str) -> Chain[list[Problem]]:
     writer.conveyed = frozenset()
     if not writer.live or kind != "initial":
         return []
-    unsaid = [f for f in writer.bullet_facts(topic) if f.surface_forms and not writer.said(text, f)]
+    unsaid = [f for f in writer.bullet_facts(topic) if f.surface_forms and not writer.said(text, f)
+              and not writer.slip_of(f)]  # a slip put right in a later session is no claim of the fact
     conveyed, problems = yield from verdicts(text, unsaid, writer.persona)
     writer.conveyed = frozenset(conveyed)
     kept = [p for p in problems if p.check != "turn_contradicts_fact"]

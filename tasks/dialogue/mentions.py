@@ -26,7 +26,13 @@ form of any of the persona's facts (a distractor never states, anticipates or co
 - `implied`: the value's parts said with a consequence of the fact, never its own predicate (`I couldn't finish
   the falafel wraps; Kebab Corner doesn't do small portions`; `my running shoes have to stay in the cupboard until
   20 March`): a reader infers the fact; frames in tasks/dialogue/implied.py, for the persona's own facts only.
-A correction in a later session is not realized yet (schemas/corpus.py MENTION_MODES declares the modes).
+  A share `dialogue.corrected_later` of corrected mentions is put right in a LATER session instead
+  (tasks/dialogue/latefix.py): the opening says only the slip (`I went to Luigi's and had the falafel wraps`; one row,
+  `counts = false`, the fact not claimed there) and a one-turn topic some days later puts it right (`I got something
+  wrong when I told you about that dinner out on 3 May: I went to Kebab Corner and had the falafel wraps, not
+  Luigi's.`; one row, `counts = true`, its span the correcting sentence, which says the whole value). A memory that
+  keeps only what it heard first answers with the slip.
+schemas/corpus.py MENTION_MODES declares the modes.
 
 `dialogue.mention_modes` sets the share of each mode among the opening mentions that can take it (defaults:
 paraphrased 0.55, implied 0.2, corrected 0.06, split 0.08, about_other 0.12, hypothetical 0.08). `corrected`,
@@ -156,6 +162,9 @@ class Realization:
     rest: str | None = None
     """A `split` one's sentence for the first follow-up, with the part the opening left out (`rest_parts`)."""
     rest_parts: tuple[str, ...] = ()
+    late: str = ""
+    """A `corrected` one put right in a later session (tasks/dialogue/latefix.py): `slip` in the opening, which says
+    only `wrong`; `fix` in the later turn, which says `clause` (every part of `parts`) and not `slip`."""
 
 
 @dataclass(frozen=True)
@@ -403,8 +412,17 @@ def turn_mentions(turn: Turn, facts: dict[str, Fact], realized: dict[str, Realiz
     `wording`, and a fact the fact_check call judged the text to convey (`judged`) without a surface form or the
     planned words is recorded in its planned mode (paraphrased unless implied), without a span."""
     out = []
+    for r in realized.values() if turn.role == "user" and "first" in halves else ():
+        said = sentence_with(turn.text, (r.slip,)) if r.late == "slip" and r.slip else None
+        if said is not None:  # the slip alone, put right in a later session: not evidence of the value
+            out.append({"fact_id": r.fact_id, "mode": "corrected", "span": said, "counts": False})
     for fid in turn.fact_ids:
         fact, r = facts[fid], realized.get(fid)
+        if r is not None and r.late == "fix":  # the later correction, which says the whole value
+            span = sentence_with(turn.text, r.parts) or next((f for f in fact.surface_forms
+                                                               if mentions(turn.text, f)), None)
+            out.append({"fact_id": fid, "mode": "corrected", "span": span, "counts": True})
+            continue
         fix = sentence_with(turn.text, (r.right, r.slip)) if r is not None and r.slip and r.right else None
         slip = next((s for s in SENTENCE.split(turn.text) if r is not None and r.slip and mentions(s, r.slip)
                      and not mentions(s, r.right or "")), None)

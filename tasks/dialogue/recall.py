@@ -67,8 +67,9 @@ class Recall:
 def thinned_callbacks(config: BuildConfig, persona: Persona, topics: list[Any], rate: float) -> list[Any]:
     """The planned topics with callbacks beyond THIN_SHARE x the estimated target dropped (seeded)."""
     followups = config.stages.dialogue.followups
-    users = sum(1 + (min(followups, 1) * 0.5 if t.filler else followups) for t in topics)
-    keep = int(THIN_SHARE * rate * users)
+    users = sum(1 + (min(followups, 1) * 0.5 if t.filler else 0 if t.fix else followups) for t in topics)
+    keep = max(0, int(THIN_SHARE * rate * users) - sum(1 for t in topics if t.fix))  # a later correction needs
+    # memory too and is never dropped (tasks/dialogue/latefix.py): the callbacks kept make up the rest
     called = [i for i, t in enumerate(topics) if t.callback is not None]
     if len(called) <= keep:
         return topics

@@ -25,10 +25,7 @@ from tasks.common.facttext import (
     event_title,
     first_name,
     holder,
-    is_event_fact,
     mentions,
-    must_include,
-    names_to_keep,
     persona_context,
     style_context,
 )
@@ -38,6 +35,7 @@ from tasks.dialogue import livecheck
 from tasks.dialogue.attachments import attachment_context
 from tasks.dialogue.bullets import EMOJI, SENTENCE, STAGE
 from tasks.dialogue.fallback import FALLBACK_ASKS, FALLBACK_FOLLOWUP, FALLBACK_REPLY
+from tasks.dialogue.latefix import LateFixes
 from tasks.dialogue.mentions import Distractor, Realization, planned, turn_mentions
 from tasks.dialogue.sessionparts import EventViews, SplitHalves
 from tasks.dialogue.shape import shape_of, shifted_formality
@@ -45,10 +43,9 @@ from tasks.dialogue.topics import Topic
 from tasks.dialogue.verify import Problem, TurnScope, heard_in, turn_problems, untold_forms, visible
 from tasks.llm.gateway import CallSpec
 from tasks.llm.rounds import Chain
-from tasks.world.ontology import ATTRIBUTES
 
 
-class SessionWriter(SplitHalves, EventViews):
+class SessionWriter(SplitHalves, EventViews, LateFixes):
     """Writes one session's turns, keeping its clock, the conversation so far and its repair notes.
 
     Its writing methods are call chains: they yield each model call and receive its output.
@@ -95,9 +92,9 @@ class SessionWriter(SplitHalves, EventViews):
         self.refs = []
         facts = self.bullet_facts(topic)
         followed = self.rounds(topic) > 0
-        plan = planned(self.config, self.persona, self.world, facts, topic.bullet.bullet_id, self.day,
-                       followed) if topic.bullet else None
-        self.realized = {r.fact_id: r for r in plan.realized if r is not None} if plan else {}
+        plan = planned(self.config, self.persona, self.world, facts, topic.bullet.bullet_id, topic.day,
+                       followed) if topic.bullet else None  # the plan tasks/dialogue/latefix.py drew before
+        self.realized = self.realizations(topic, plan)
         self.distractors = list(plan.distractors) if plan else []
         opening = yield from self.user_turn(topic, "initial", 0)
         if opening is None:
@@ -109,7 +106,7 @@ class SessionWriter(SplitHalves, EventViews):
 
     def rounds(self, topic: Topic) -> int:
         """How many follow-ups the topic gets at most (none for a callback or background)."""
-        return 0 if topic.recall or topic.intro else self.config.stages.dialogue.followups
+        return 0 if topic.recall or topic.fix or topic.intro else self.config.stages.dialogue.followups
 
     def thread(self, topic: Topic, opening: Turn) -> Chain[None]:
         """The reply to the opening and the topic's follow-ups."""
@@ -132,7 +129,7 @@ class SessionWriter(SplitHalves, EventViews):
         """A user turn that passes the checks: up to max_attempts wordings, then a template, else none."""
         turn_kind = "filler" if topic.filler else kind
         prompt = {"filler": "user_turn_filler", "initial": "user_turn_initial"}.get(turn_kind, "user_turn_followup")
-        prompt = "user_turn_callback" if topic.recall else prompt
+        prompt = "user_turn_callback" if topic.recall else "user_turn_correction" if topic.fix else prompt
         context = self.user_context(topic, turn_kind, k)
         self.k = k
         attempts = self.config.stages.dialogue.max_attempts
@@ -164,9 +161,10 @@ class SessionWriter(SplitHalves, EventViews):
         }
         if kind == "filler":
             return context | {"filler": dict(topic.filler or {})}
-        if topic.recall is not None:
-            return context | {"recall": topic.recall.context()}
+        if topic.recall is not None or topic.fix is not None:
+            return context | ({"recall": topic.recall.context()} if topic.recall else {"fix": topic.fix.context()})
         event = event_context(topic.event, self.world) if topic.event else {}
+        event |= {k: self.as_told(event[k], topic) for k in ("title", "narrative")} if event else {}
         if topic.intro:
             event |= {"title": "my background", "kind": "introduction"}
         attachment = attachment_context(topic.doc, self.persona, self.facts)
@@ -185,7 +183,7 @@ class SessionWriter(SplitHalves, EventViews):
         return context | {
             "event": event, "attachment": attachment,
             "facts": [self.fact_context(topic, f) for f in facts],
-            "detail": None if facts or topic.bullet is None else topic.bullet.text,
+            "detail": None if facts or topic.bullet is None else self.as_told(topic.bullet.text, topic),
             "when": topic.when.phrase if topic.when else None,
             "callback": ({"phrase": topic.callback.phrase, "title": topic.callback_title,
                           "paraphrase": topic.callback_paraphrase} if topic.callback else None),
@@ -196,26 +194,6 @@ class SessionWriter(SplitHalves, EventViews):
     def continues(self, topic: Topic) -> bool:
         """True when the topic's event was announced earlier in this session: its opening goes on with it."""
         return topic.event is not None and not topic.intro and topic.event.event_id in self.told
-
-    def fact_context(self, topic: Topic, fact: Fact) -> dict[str, str]:
-        """What a prompt is told of a fact to convey: its clause (a paraphrase when one is planned), the phrase that
-        must appear, and the mode."""
-        r = self.realized.get(fact.fact_id)
-        event = is_event_fact(fact) and topic.event is not None and fact.event_id == topic.event.event_id
-        if r is None:
-            return {"clause": self.fact_clause(topic, fact), "must_include": must_include(fact), "mode": "explicit",
-                    "event": event, "names": names_to_keep(fact)}
-        said = f"{r.wrong} {r.correction}" if r.wrong else r.clause
-        names = names_to_keep(fact, said)
-        form = next((f for f in reversed(fact.surface_forms) if mentions(said, f)), r.parts[-1])
-        out = {"clause": r.clause, "must_include": form, "mode": r.mode, "event": event, "names": names,
-               "constraint": getattr(ATTRIBUTES.get(fact.attribute), "domain", "") == "constraint"}
-        return out | ({"wrong": r.wrong, "correction": r.correction} if r.wrong else {})
-
-    def said(self, text: str, fact: Fact) -> bool:
-        """Whether `text` says the fact as planned: its first surface form, or its planned paraphrase."""
-        r = self.realized.get(fact.fact_id)
-        return carries_first(text, fact) or (r is not None and all(mentions(text, p) for p in r.parts))
 
     def fact_clause(self, topic: Topic, fact: Fact) -> str:
         """The clause stating a fact; for background, the persona's own sentence that carries it."""
@@ -232,26 +210,30 @@ class SessionWriter(SplitHalves, EventViews):
         if topic.doc is not None and f"[Upload {topic.doc.doc_id}]" not in text:
             text = f"[Upload {topic.doc.doc_id}] {text}"
         missing = [f for f in self.bullet_facts(topic) if f.surface_forms and not self.said(text, f)
-                   and f.fact_id not in self.conveyed]
-        return " ".join([text] + [f"{capital(clause(f, self.persona, 'first'))}." for f in missing])
+                   and f.fact_id not in self.conveyed]  # a slip put off is said as the slip, never the value
+        lines = [self.slip_line(text, f) if self.slip_of(f) else f"{capital(clause(f, self.persona, 'first'))}."
+                 for f in missing]
+        return " ".join([text] + [line for line in lines if line])
 
     def template_text(self, topic: Topic, kind: str) -> str:
         """The rule-built wording used when every model wording failed its checks."""
         if kind == "filler":
             return f"Unrelated question: could you help me with {(topic.filler or {}).get('topic', 'something')}?"
-        if topic.recall is not None:
-            return f"{capital(topic.recall.phrase)} has been on my mind again. {FALLBACK_ASKS[topic.category]}"
+        if topic.recall is not None or topic.fix is not None:
+            return topic.fix.sentence if topic.fix else (f"{capital(topic.recall.phrase)} has been on my mind "
+                                                         f"again. {FALLBACK_ASKS[topic.category]}")
         if kind == "followup":
             return " ".join([r.rest for r in self.pending() if r.rest] + [FALLBACK_FOLLOWUP])
         parts = [f"[Upload {topic.doc.doc_id}]"] if topic.doc else []
         if topic.when and topic.event:
-            parts.append(f"{capital(topic.when.phrase)} I set out to {event_title(topic.event, self.world.plans)}.")
+            parts.append(f"{capital(topic.when.phrase)} I set out to "
+                         f"{self.as_told(event_title(topic.event, self.world.plans), topic)}.")
         if topic.callback:
             parts.append(f"{capital(topic.callback.phrase)} I set out to {topic.callback_title}.")
         facts = self.bullet_facts(topic)
-        parts += [f"{capital(clause(f, self.persona, 'first'))}." for f in facts]
+        parts += [self.slip_line("", f) or f"{capital(clause(f, self.persona, 'first'))}." for f in facts]
         if not facts and topic.bullet is not None:
-            parts.append(topic.bullet.text)
+            parts.append(self.as_told(topic.bullet.text, topic))
         parts.append(FALLBACK_ASKS[topic.category])
         return " ".join(parts)
 
@@ -275,6 +257,8 @@ class SessionWriter(SplitHalves, EventViews):
             said = mentions(text, topic.recall.phrase)
             paraphrased = [topic.recall.fact_id] if said else []
             contradicted += [] if said else [Problem("recall_phrase", f"the callback must say {topic.recall.phrase!r}")]
+        fixed, wrong = self.fix_claims(topic, text) if kind != "filler" else ([], [])
+        contradicted += wrong
         missing = [r for r in (topic.when, topic.callback) if r is not None and kind == "initial" and r not in refs]
         contradicted += [Problem("time_ref_in_text", f"the opening must say {r.phrase!r} (the event was on {r.date})")
                          for r in missing]
@@ -285,7 +269,7 @@ class SessionWriter(SplitHalves, EventViews):
                         and carries(text, f)]
         halves = [r.fact_id for r in self.pending() if kind == "followup" and r.fact_id not in claims
                   and all(mentions(text, p) for p in r.rest_parts)]  # a split fact's second half
-        claims += halves
+        claims = [i for i in claims + halves + fixed if not self.slip_of(self.facts[i])]  # a slip put off: no claim
         paraphrased = [i for i in paraphrased if i not in halves]
         if kind == "followup" and self.k == 1:
             contradicted += [Problem("split_rest", f"the first follow-up must add {r.rest!r}") for r in self.pending()
@@ -304,7 +288,7 @@ class SessionWriter(SplitHalves, EventViews):
             "history": self.history(before_last=True), "user_message": self.turns[-1].text, "turn_kind": kind,
             "attachment": attachment_context(topic.doc, self.persona, self.facts),
             "mentioned": self.mentioned(), "told_values": self.told_values(topic),
-            "filler": dict(topic.filler) if topic.filler else None,
+            "filler": dict(topic.filler) if topic.filler else None, "fix": topic.fix.context() if topic.fix else None,
             "min_words": lo, "max_words": hi, "date": human_date(self.day), "part_of_day": self.part_of_day(),
         }
         attempts = self.config.stages.dialogue.max_attempts
@@ -334,7 +318,8 @@ class SessionWriter(SplitHalves, EventViews):
             bullet_id=topic.bullet.bullet_id if topic.bullet else None,
             doc_ids=[topic.doc.doc_id] if topic.doc and kind != "filler" else [],
             fact_ids=fact_ids, category=topic.category, kind=self.stored_kind(role, kind, topic),
-            time_refs=refs, paraphrase_ids=paraphrased, callback_of=topic.recall.fact_id if topic.recall else None,
+            time_refs=refs, paraphrase_ids=paraphrased,
+            callback_of=topic.recall.fact_id if topic.recall else None,
         )
 
     def stored_kind(self, role: str, kind: str, topic: Topic) -> str:
@@ -387,7 +372,9 @@ class SessionWriter(SplitHalves, EventViews):
     def topic_text(self, topic: Topic, refs: Sequence[TimeRef]) -> str:
         """Titles and narratives of the events the topic is about (what they name is known that day)."""
         events = {e.event_id: e for e in self.world.events}
-        ids = [topic.event.event_id if topic.event else None] + [r.event_id for r in refs]
+        back = self.facts.get((topic.recall or topic.fix).fact_id) if topic.recall or topic.fix else None
+        ids = [topic.event.event_id if topic.event else None, back.event_id if back else None] + [
+            r.event_id for r in refs]  # a callback or a correction knows the event of the fact it comes back to
         return "\n".join(f"{event_title(events[i], self.world.plans)}\n{events[i].narrative}"
                          for i in dict.fromkeys(ids) if i in events)
 

@@ -50,23 +50,25 @@ class EventViews:
     world: World
     facts: dict[str, Fact]
     whens: dict[str, str]
+    as_said: Any
+    """The session writer's (tasks/dialogue/latefix.py LateFixes): plan fields as the user told them."""
 
     def reply_event(self, topic: Topic) -> dict[str, Any] | None:
         """What the assistant's reply is about: the topic's event (for a callback, the event of the fact called
         back); None for background and small talk."""
-        event = topic.event
-        if topic.recall is not None:
-            fact = self.facts.get(topic.recall.fact_id)
+        event, back = topic.event, topic.recall or topic.fix  # a callback or a correction: the fact's event
+        if back is not None:
+            fact = self.facts.get(back.fact_id)
             event = next((e for e in self.world.events if fact and e.event_id == fact.event_id), None)
             event = None if event is None or event.plan_id is None else event
             topic = Topic(day=topic.day, category=topic.category, event=event) if event else topic
-        if topic.recall is not None and event is None:  # a callback to background: named by its phrase
-            fact = self.facts.get(topic.recall.fact_id)
-            return {"kind": None, "valence": "neutral", "entity": {}, "phrase": topic.recall.phrase,
+        if back is not None and event is None:  # a callback to background: named by its phrase
+            fact = self.facts.get(back.fact_id)
+            return {"kind": None, "valence": "neutral", "entity": {}, "phrase": back.phrase,
                     "attribute": fact.attribute if fact else ""}
         if event is None or topic.intro:
             return None
-        return {"kind": event.kind, "valence": event.valence if topic.recall is None else "neutral",
+        return {"kind": event.kind, "valence": event.valence if back is None else "neutral",
                 "entity": self.title_fields(topic), "details": self.plan_details(topic),
                 "when": self.whens.get(event.event_id)}  # as the user said it this session
 
@@ -74,7 +76,8 @@ class EventViews:
         """All of the topic's plan fields, outcome too (the dish, the rash): the assistant remarks on one only once
         the user has said it (narrators/details.py), a follow-up may add one not yet told (user_details.py)."""
         plan = self.plan_of(topic)
-        return {k: str(v) for k, v in plan.entity.items() if k != "cause_event"} if plan and not topic.intro else {}
+        return self.as_said({k: str(v) for k, v in plan.entity.items() if k != "cause_event"}, topic
+                            ) if plan and not topic.intro else {}
 
     def plan_of(self, topic: Topic):
         """The plan behind the topic's event, or None."""
@@ -88,4 +91,4 @@ class EventViews:
         if plan is None or kind is None or topic.intro:
             return {}
         names = {name for _, name, _, _ in string.Formatter().parse(kind.title) if name}
-        return {k: str(v) for k, v in plan.entity.items() if k in names}
+        return self.as_said({k: str(v) for k, v in plan.entity.items() if k in names}, topic)

@@ -36,6 +36,9 @@ Rules decide everything but the wording (the model only narrates turns):
    comes back to something told in an earlier session without restating it; their turns have
    `callback_of` set), until that share of user turns needs memory from outside the recent window
    (tasks/dialogue/recall.py); None leaves the dialogue exactly as the topics produce it.
+7. Later corrections. A share `corrected_later` of the planned slips (mention mode `corrected`) is put right in
+   a later session: the opening says only the slip and a one-turn topic days later corrects it
+   (tasks/dialogue/latefix.py), planned with the topics.
 
 Sessions are independent call chains advanced together in rounds (tasks/llm/rounds.py), so ids,
 clocks and rows never depend on which call finishes first.
@@ -56,6 +59,7 @@ from schemas.world import World
 from tasks.common.facttext import carries_first, mentions
 from tasks.dialogue import recall as dialogue_recall
 from tasks.dialogue.bullets import STAGE, make_bullets
+from tasks.dialogue.latefix import settled, with_late_fixes
 from tasks.dialogue.mentions import sentence_with
 from tasks.dialogue.session import SessionWriter
 from tasks.dialogue.topics import Topic, plan_topics, topic_starts, with_recalls
@@ -108,7 +112,7 @@ def dialogue_corpus(config: BuildConfig, persona: Persona, world: World, documen
                     gateway: Gateway) -> Corpus:
     """The dialogue, with memory_rate's callback passes when it is set."""
     bullets = make_bullets(config, persona, world, documents)
-    topics = plan_topics(config, persona, world, documents, bullets)
+    topics = with_late_fixes(config, persona, world, plan_topics(config, persona, world, documents, bullets))
     rate = config.stages.dialogue.memory_rate
     if rate is None:
         return written(config, persona, world, documents, gateway, bullets, topics)
@@ -152,7 +156,8 @@ def written(config: BuildConfig, persona: Persona, world: World, documents: Sequ
         turns += session_turns
         notes += session_notes
         said += session_mentions
-    sessions, turns, notes, said = renumbered(persona, sessions, turns, notes, said)
+    turns, said, late = settled(config, persona, world, bullets, turns, said)
+    sessions, turns, notes, said = renumbered(persona, sessions, turns, notes + late, said)
     return Corpus(bullets=bullets, sessions=sessions, turns=turns, mentions=turn_mentions(persona, said),
                   findings=findings(persona, notes))
 

@@ -54,6 +54,37 @@ class Topic:
     """A background topic: the user tells the assistant about their life as it was when the story starts."""
     recall: dialogue_recall.Recall | None = None
     """A callback topic added by memory_rate: the user comes back to an earlier-told fact (no follow-ups)."""
+    late: tuple[str, ...] = ()
+    """Facts the opening says with a slip that a later session's `fix` topic puts right (tasks/dialogue/latefix.py)."""
+    fix: LateFix | None = None
+    """A correction topic: the user puts right a slip told in an earlier session (one user turn, no follow-ups)."""
+
+
+@dataclass(frozen=True)
+class LateFix:
+    """A planned correction in a later session (tasks/dialogue/latefix.py): on `day` the user says that what they
+    told on `told_on` about `phrase` was wrong, in `sentence` (which says `clause`, every part of `parts`, and
+    `wrong`, the slip's part, as what it was not)."""
+
+    day: dt.date
+    fact_id: str
+    phrase: str
+    told_on: str
+    told_day: dt.date
+    """The slip's day, which `when` names as said on `day`."""
+    when: str
+    clause: str
+    parts: tuple[str, ...]
+    wrong: str
+    right: str
+    sentence: str
+    position: float
+    """Where among the day's topics it goes (0 first, 1 last)."""
+
+    def context(self) -> dict[str, str]:
+        """What the `user_turn_correction` prompt sees."""
+        return {"phrase": self.phrase, "told_on": self.told_on, "when": self.when, "clause": self.clause,
+                "wrong": self.wrong, "right": self.right, "sentence": self.sentence}
 
 
 def with_recalls(topics: list[Topic], recalls: Sequence[dialogue_recall.Recall]) -> list[Topic]:

@@ -376,7 +376,9 @@ def scopes_for(persona: Persona, world: World, corpus: Corpus, window: int | Non
         for i, turn in enumerate(turns):
             heard = heard_in(visible(turns, i + 1 if turn.role == "user" else i, window), documents)
             topic[turn.bullet_id] += [r.date for r in turn.time_refs]
-            events = [bullet_events.get(turn.bullet_id)] + [r.event_id for r in turn.time_refs]
+            back = turn.callback_of or (turn.fact_ids[0] if turn.bullet_id is None and turn.fact_ids else None)
+            back = facts[back].event_id if back in facts else None  # a callback or a correction: its fact's event
+            events = [bullet_events.get(turn.bullet_id), back] + [r.event_id for r in turn.time_refs]
             texts[turn.bullet_id] += [event_texts[e] for e in events if e in event_texts]
             own = [bullet_dates[turn.bullet_id]] if turn.bullet_id in bullet_dates else []
             scopes[turn.turn_id] = TurnScope(

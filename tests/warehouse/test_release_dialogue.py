@@ -42,6 +42,10 @@ def land(layout, run_id: str = "r1") -> None:
                     FactMention(mention_id=f"{pid}-d0001-c01-m1", persona_id=pid, fact_id=f"{pid}-f0001",
                                 evidence_id=f"{pid}-d0001-c01", evidence_kind="chunk", mode="paraphrased",
                                 span="welcome aboard")]
+        mentions += [FactMention(mention_id=f"{sid}-t0{t}-m{n}", persona_id=pid, fact_id=f"{pid}-f000{f}",
+                                 evidence_id=f"{sid}-t0{t}", evidence_kind="turn", mode="corrected", span="x",
+                                 counts=counts)  # f0002 put right at once, f0003 in a later turn
+                     for t, n, f, counts in ((1, 2, 2, False), (1, 3, 2, True), (1, 4, 3, False), (3, 1, 3, True))]
         land_rows(layout, "fact_mentions", mentions, run_id, pid)
         land_rows(layout, "documents", [Document(doc_id=f"{pid}-d0001", persona_id=pid, created_at=T0,
                                                  source_type="email", format="txt", title="Hi",
@@ -58,8 +62,9 @@ def test_dialogue_stats_count_turns_ratios_and_tokens(tmp_path):
     assert stats["turns_by_category"] == {"information_sharing": 4, "status_update": 2}
     assert stats["turns_by_kind"] == {"filler": 1, "followup": 1, "initial": 4}
     assert stats["user_turns_by_kind"] == {"filler": 1, "followup": 1, "initial": 2}
-    assert stats["mentions_by_mode"] == {"explicit": 2, "paraphrased": 2}
-    assert stats["mentions_by_evidence_kind"] == {"chunk": {"paraphrased": 2}, "turn": {"explicit": 2}}
+    assert stats["mentions_by_mode"] == {"corrected": 8, "explicit": 2, "paraphrased": 2}
+    assert stats["mentions_by_evidence_kind"] == {"chunk": {"paraphrased": 2}, "turn": {"corrected": 8, "explicit": 2}}
+    assert stats["later_corrections"] == 2
     assert stats["distinct_4gram_ratio"] == round(ratio(users["p0001"] + users["p0002"]), 4)
     assert stats["distinct_4gram_ratio_by_persona"] == {pid: round(ratio(t), 4) for pid, t in users.items()}
     assert stats["min_persona_distinct_4gram_ratio"] == round(ratio(users["p0001"]), 4) < 1.0
@@ -93,5 +98,6 @@ def test_the_manifest_and_the_card_show_the_dialogue(tmp_path):
     card = (folder / "README.md").read_text()
     assert "## Dialogue" in card and "2 sessions, 4 user turns and 2 assistant turns" in card
     assert "Distinct word 4-gram ratio of user turns" in card and "information_sharing: 4" in card
-    assert "in turns: explicit: 2; in document chunks: paraphrased: 2" in card
+    assert ("in turns: corrected: 8, explicit: 2; in document chunks: paraphrased: 2; of the corrections, 2 put right "
+            "in a later session") in card
     assert "## Dialogue" not in release.dataset_card(manifest.model_copy(update={"dialogue": {}}))

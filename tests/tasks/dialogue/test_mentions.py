@@ -12,6 +12,7 @@ from schemas.config import DialogueOptions
 from schemas.corpus import REALIZED_MODES
 from schemas.world import Event, Fact, Plan
 from tasks.common.facttext import carries, mentions
+from tasks.common.timeutil import local_date
 from tasks.dialogue.bullets import SENTENCE
 from tasks.dialogue.mentions import (
     corrected,
@@ -26,9 +27,9 @@ from tasks.dialogue.mentions import (
 from tests.tasks.worldfixture import PID, make_config, make_corpus, make_persona, make_world
 
 
-def dinner_world():
+def dinner_world(day: dt.date | None = None):
     world = make_world()
-    day = world.events[-1].date + dt.timedelta(days=1)
+    day = day or world.events[-1].date + dt.timedelta(days=1)
     plan = Plan(plan_id=f"{PID}-pl0006", persona_id=PID, created_on=day, horizon="short", scheduled_for=day,
                 title="have dinner at Luigi's with Ann", kind="dinner_out",
                 entity={"dish": "mushroom risotto", "restaurant": "Luigi's", "companion": "Ann"})
@@ -255,3 +256,96 @@ def test_the_dialogue_stage_implies_a_fact_records_it_and_the_verifier_accepts_i
     assert mentions(text, "mushroom risotto") and mentions(text, "Luigi's")
     found = verify_persona(persona, world, corpus, QuestionSet())
     assert not [f for f in found if f.check in ("mention_resolves", "initial_turn_states_fact", "turn_carries_fact")]
+
+
+def late_world():
+    """The dinner early in the story: later sessions follow."""
+    return dinner_world(dt.date(2024, 3, 3))
+
+
+def test_a_slip_put_right_in_a_later_session_is_evidence_only_where_it_is_put_right():
+    from schemas.qa import QuestionSet
+    from tasks.questions.base import QContext
+    from tasks.verify import verify_persona
+
+    world, fact = late_world()
+    persona = make_persona()
+    config = make_config(stages={"dialogue": {"mention_modes": {"corrected": 1.0}, "corrected_later": 1.0}})
+    corpus = make_corpus(config, persona, world)
+    turns = {t.turn_id: t for t in corpus.turns}
+    rows = [m for m in corpus.mentions if m.fact_id == fact.fact_id and m.mode == "corrected"]
+    assert [m.counts for m in rows] == [False, True], rows
+    slip, fixed = (turns[m.evidence_id] for m in rows)
+    assert slip.session_id != fixed.session_id and (fixed.timestamp - slip.timestamp).days >= 3
+    assert slip.kind == "initial" and fact.fact_id not in slip.fact_ids and not mentions(slip.text, "Luigi's")
+    wrong = rows[0].span.split(" at ")[-1].rstrip(".").split(", at ")[-1]
+    assert fact.fact_id in fixed.fact_ids and fixed.callback_of is None and fixed.bullet_id is None
+    assert mentions(rows[1].span, "Luigi's") and mentions(rows[1].span, "mushroom risotto")
+    assert mentions(fixed.text, wrong) and wrong != "Luigi's"  # what it was not
+    (ref,) = fixed.time_refs  # when it was told, said on the day it is put right
+    assert ref.date == local_date(persona, slip.timestamp) and mentions(fixed.text, ref.phrase)
+    thread = [t for t in corpus.turns if t.session_id == slip.session_id and t.bullet_id == slip.bullet_id]
+    assert len(thread) >= 2 and not any(mentions(t.text, "Luigi's") for t in thread)  # the topic goes on with the slip
+    reply = next(t for t in corpus.turns if t.session_id == fixed.session_id and t.timestamp > fixed.timestamp)
+    assert reply.role == "assistant" and mentions(reply.text, "Luigi's") and mentions(reply.text, wrong)
+    found = verify_persona(persona, world, corpus, QuestionSet())
+    assert not [f for f in found if f.check in ("mention_resolves", "initial_turn_states_fact", "turn_carries_fact",
+                                                "relative_time_mismatch", "time_ref_in_text")], found
+    ctx = QContext(config=config, persona=persona, world=world, corpus=corpus, asked_at=max(turns[t].timestamp
+                   for t in turns) + dt.timedelta(days=1), day=config.end_date)
+    cited = {r.item_id for r in ctx.evidence_for(fact.fact_id) if r.kind == "turn"}
+    assert fixed.turn_id in cited and slip.turn_id not in cited
+    assert not {r.item_id for r in ctx.evidence_for(fact.fact_id, fixed.timestamp) if r.kind == "turn"}
+
+
+def test_with_no_later_share_or_no_later_session_a_slip_is_put_right_at_once():
+    persona = make_persona()
+    for share, (world, fact) in ((0.0, late_world()), (1.0, dinner_world())):  # dinner_world: the last day
+        config = make_config(stages={"dialogue": {"mention_modes": {"corrected": 1.0}, "corrected_later": share}})
+        corpus = make_corpus(config, persona, world)
+        rows = [m for m in corpus.mentions if m.fact_id == fact.fact_id and m.mode == "corrected"]
+        assert len(rows) == 2 and rows[0].evidence_id == rows[1].evidence_id, rows
+        assert not any(t.bullet_id is None and fact.fact_id in t.fact_ids for t in corpus.turns)
+
+
+def test_the_correction_prompt_asks_a_real_model_for_the_clause_the_time_phrase_and_what_it_was_not():
+    from tasks.dialogue.latefix import with_late_fixes
+    from tasks.dialogue.stage import make_bullets, plan_topics
+    from tasks.llm import prompts
+
+    world, fact = late_world()
+    persona = make_persona()
+    config = make_config(stages={"dialogue": {"mention_modes": {"corrected": 1.0}, "corrected_later": 1.0}})
+    topics = with_late_fixes(config, persona, world, plan_topics(config, persona, world, [], make_bullets(
+        config, persona, world, [])))
+    (topic,) = [t for t in topics if t.fix is not None]
+    assert [t.late for t in topics if t.late] == [(fact.fact_id,)] and topic.when.date == fact.valid_from
+    fix = topic.fix.context()
+    text = prompts.render("user_turn_correction", {
+        "persona": {"name": persona.name, "first_name": "Maya", "occupation": "x", "city": "y"}, "date": "8 March",
+        "part_of_day": "morning", "fix": fix, "history": [], "length": {"min_sentences": 1, "max_sentences": 3},
+        "style": {"formality": 0.5, "verbosity": 0.5, "emoji": False, "vocabulary": []}})
+    assert f'"{fix["phrase"]}"' in text and f'"{fix["when"]}"' in text and f'"{fix["clause"]}"' in text
+    assert f'not "{fix["wrong"]}"' in text and "Luigi's" in fix["clause"]
+
+
+def test_a_slip_whose_later_correction_was_dropped_is_put_right_in_its_own_message():
+    from tasks.dialogue.bullets import make_bullets
+    from tasks.dialogue.latefix import settled
+
+    world, fact = late_world()
+    persona = make_persona()
+    config = make_config(stages={"dialogue": {"mention_modes": {"corrected": 1.0}, "corrected_later": 1.0}})
+    corpus = make_corpus(config, persona, world)
+    fix = next(t for t in corpus.turns if t.bullet_id is None and fact.fact_id in t.fact_ids)
+    turns = [t for t in corpus.turns if t.session_id != fix.session_id]  # as if the correction's topic was dropped
+    said = [m.model_dump(exclude={"mention_id", "persona_id", "evidence_kind"}) for m in corpus.mentions
+            if m.evidence_kind == "turn" and m.evidence_id in {t.turn_id for t in turns}]
+    fixed_turns, rows, notes = settled(config, persona, world, make_bullets(config, persona, world, []), turns, said)
+    (slip,) = [m for m in rows if m["fact_id"] == fact.fact_id and m["mode"] == "corrected" and not m["counts"]]
+    (put,) = [m for m in rows if m["fact_id"] == fact.fact_id and m["mode"] == "corrected" and m["counts"]]
+    opening = next(t for t in fixed_turns if t.turn_id == slip["evidence_id"])
+    assert put["evidence_id"] == opening.turn_id and fact.fact_id in opening.fact_ids and put["span"] in opening.text
+    assert mentions(put["span"], "Luigi's") and [n["check"] for n in notes] == ["late_correction"]
+    assert settled(config, persona, world, [], corpus.turns, [m.model_dump(exclude={
+        "mention_id", "persona_id", "evidence_kind"}) for m in corpus.mentions if m.evidence_kind == "turn"])[2] == []

@@ -180,3 +180,22 @@ def test_good_news_is_not_something_to_get_past():
     good = {ask("advice_seeking", "{h}", random.Random(s), "positive") for s in range(80)}
     bad = {ask("advice_seeking", "{h}", random.Random(s), "negative") for s in range(80)}
     assert not good & set(WORRIED) and set(WORRIED) <= bad
+
+
+def test_the_users_you_after_a_verb_is_said_back_as_me():
+    assert second_person("I just wanted to tell you.") == "you just wanted to tell me."
+    assert second_person("I wanted to thank you and my sister") == "you wanted to thank me and your sister"
+    assert second_person("My mum told me the news") == "Your mum told you the news"
+
+
+def test_a_reply_to_a_later_correction_takes_it_on_board_and_asks_on():
+    from tasks.llm.providers.narrators.assistant import assistant_turn
+
+    fix = {"phrase": "that dinner out", "told_on": "3 March", "when": "last Sunday", "right": "Luigi's",
+           "wrong": "Jade Dragon", "clause": "I ended up ordering the mushroom risotto, at Luigi's", "sentence": ""}
+    context = {"turn_kind": "initial", "fix": fix, "user_first_name": "Maya", "min_words": 40, "max_words": 90,
+               "user_message": "It was Luigi's, not Jade Dragon."}
+    for seed in range(5):
+        text = assistant_turn(context, random.Random(seed))["text"]
+        assert "Luigi's" in text and "Jade Dragon" in text and text.endswith("?"), text
+        assert text.index("Luigi's") < text.index("Jade Dragon") and len(text.split()) >= 30

@@ -202,6 +202,27 @@ def intro_reply(context: dict[str, Any], rng: random.Random) -> str:
     return " ".join(parts + [close])
 
 
+def correction_reply(context: dict[str, Any], rng: random.Random) -> str:
+    """A reply to a correction of something told in an earlier session (tasks/dialogue/latefix.py): thanks, the
+    correction taken on board (which it was), a word that mix-ups happen when the reply runs short, and a question
+    that follows from it."""
+    fix, name = context["fix"], context.get("user_first_name") or "there"
+    right, wrong, p = fix["right"], fix["wrong"], second_person(fix["phrase"])
+    parts = [rng.choice((f"Thanks for putting me straight, {name}.", "Thanks for letting me know.",
+                         f"Good to have that right, {name}.", "No problem at all, and thanks for telling me.")),
+             rng.choice((f"I'll remember that it was {right} and not {wrong}.", f"So it was {right}, not {wrong}.",
+                         f"Got it: it was {right} rather than {wrong}.",
+                         f"I've got it down as {right} now, not {wrong}."))]
+    more = ["Mix-ups like that happen to everyone.", "It's easy to muddle details when a lot is going on.",
+            "It's good to have the details right for later."]
+    rng.shuffle(more)
+    close = rng.choice((f"Is there anything else about {p} I should know?", f"How do you feel about {p} now?",
+                        f"Was there anything else from {p} you wanted to talk through?"))
+    while more and words(parts + [close]) < int(context["min_words"]):
+        parts.append(more.pop())
+    return " ".join(parts + [close])
+
+
 _NAMES = re.compile(r"(?<=[a-z,:] )[A-Z][\w'-]+(?: [A-Z][\w'-]+)*")
 """Names the user used mid-sentence (`my brother Declan Reid`, `Ari Okafor and I`): what an intro reply names."""
 _NOT_NAMES = frozenset({"I", "I'm", "I've", "I'd", "I'll", "Since", "A", "The", "Hi", "Monday", "Tuesday",
@@ -256,6 +277,8 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     with as many suggestions as its length range asks for."""
     if context["turn_kind"] == "filler" or context.get("filler"):
         return {"text": filler_reply(context, rng)}
+    if context.get("fix"):
+        return {"text": correction_reply(context, rng)}
     if not context.get("event") and not context.get("attachment"):
         return {"text": intro_reply(context, rng)}
     event = context.get("event") or {}

@@ -1,5 +1,6 @@
-"""Offline narrator for `user_turn_callback`: the user comes back to something told in an earlier session,
-naming it by its phrase (`my gym`) without its value and without saying it was mentioned before."""
+"""Offline narrators for `user_turn_callback`, where the user comes back to something told in an earlier session,
+naming it by its phrase (`my gym`) without its value and without saying it was mentioned before, and for
+`user_turn_correction`, where the user puts right something told wrong in an earlier session."""
 
 from __future__ import annotations
 
@@ -34,3 +35,15 @@ def user_turn_callback(context: dict[str, Any], rng: random.Random) -> dict[str,
     line = rng.choice(PREVIOUS if recall.get("previous") else CURRENT).format(p=phrase)
     text = build([capital(line), ask(context["category"], "it", rng)], [rng.choice(FEELINGS)], context, rng)
     return {"text": text if mentions(text, phrase) else f"{capital(line)} {text}"}
+
+
+AFTERWORDS = ("Sorry for the mix-up.", "Just so you have it right.", "I don't know how I got that muddled.",
+              "It's been bugging me since.", "I wanted to set that straight.", "My memory isn't what it was!")
+
+
+@narrator("user_turn_correction")
+def user_turn_correction(context: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """{"text": the correction of something told wrong in an earlier session (tasks/dialogue/latefix.py), which
+    says the whole clause and what it was not, maybe with a word about the mix-up}, in the persona's voice."""
+    fix = context["fix"]
+    return {"text": build([fix["sentence"]], [rng.choice(AFTERWORDS)], context, rng)}

@@ -288,10 +288,12 @@ _YOU = ((r"\bI am\b", "you are"), (r"\bI'm\b", "you're"), (r"\bI wasn't\b", "you
 
 @functools.lru_cache(maxsize=65536)
 def second_person(text: str) -> str:
-    """`I owe the clinic 40` -> `you owe the clinic 40`."""
+    """`I owe the clinic 40` -> `you owe the clinic 40`; the user's `you` after a verb is the assistant, said back
+    as `me` (`I wanted to tell you` -> `you wanted to tell me`)."""
+    text = re.sub(_OBJECT_YOU, "\\1 \x00", text)
     for pattern, repl in _YOU:
         text = re.sub(pattern, repl, text)
-    return text
+    return text.replace("\x00", "me")
 
 
 _SUBJECT_YOU = (r"\byou(?= (?!(?:to|a|an|the|that|this|and|or|but|for|with|about|in|on|at|up|down|back|off|out|"
