@@ -88,3 +88,16 @@ def test_a_journal_leaves_out_story_lines_that_would_say_a_paraphrased_fact_verb
     assert "Maya was thrilled" not in body  # the entry is in the first person
     section = body.split("## ", 1)[1].split("\n\n", 1)[1]
     assert section.startswith("I've joined Pulse.")  # the paraphrase tells what happened: no "Today I managed to"
+
+
+def test_a_status_report_counts_its_tasks_in_agreement():
+    from tasks.llm.providers.narrators.sources import table_fact
+
+    def table(planned, done):
+        return {"columns": ["metric", "value"], "rows": [["tasks planned", planned], ["tasks completed", done]]}
+
+    assert table_fact("what are the next steps?", table(30, 29)) == "1 of the 30 planned tasks is still open."
+    assert table_fact("what are the next steps?", table(30, 27)) == "3 of the 30 planned tasks are still open."
+    assert table_fact("what are the next steps?", table(30, 30)) == "all 30 planned tasks are done."
+    stand = table_fact("where does the work stand?", table(4, 1))
+    assert stand == "1 of the 4 planned tasks is done, about 25 percent."

@@ -196,12 +196,14 @@ def table_fact(q: str, table: dict[str, Any]) -> str:
     if columns == ["metric", "value"]:
         values = {str(r[0]): r[1] for r in rows}
         if "next" in q and "tasks planned" in values and "tasks completed" in values:
-            left = values["tasks planned"] - values["tasks completed"]
-            return f"{left} of the {values['tasks planned']} planned tasks are still open."
+            left, planned = values["tasks planned"] - values["tasks completed"], values["tasks planned"]
+            if left <= 0:
+                return f"all {planned} planned tasks are done."
+            return f"{left} of the {planned} planned tasks {'is' if left == 1 else 'are'} still open."
         if "stand" in q and "tasks planned" in values and "tasks completed" in values:
             done, planned = values["tasks completed"], values["tasks planned"]
             share = f", about {round(100 * done / planned)} percent" if planned else ""
-            return f"{done} of the {planned} planned tasks are done{share}."
+            return f"{done} of the {planned} planned tasks {'is' if done == 1 else 'are'} done{share}."
         return "; ".join(f"{r[0]}: {r[1]}" for r in rows[:3]) + "."
     if total:
         return f"the total row reads {', '.join(str(v) for v in total[1:])} for {', '.join(columns[1:])}."
