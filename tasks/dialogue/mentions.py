@@ -29,9 +29,9 @@ form of any of the persona's facts (a distractor never states, anticipates or co
   A share `dialogue.corrected_later` of corrected mentions is put right in a LATER session instead
   (tasks/dialogue/latefix.py): the opening says only the slip (`I went to Luigi's and had the falafel wraps`; one row,
   `counts = false`, the fact not claimed there) and a one-turn topic some days later puts it right (`I got something
-  wrong when I told you about that dinner out on 3 May: I went to Kebab Corner and had the falafel wraps, not
-  Luigi's.`; one row, `counts = true`, its span the correcting sentence, which says the whole value). A memory that
-  keeps only what it heard first answers with the slip.
+  wrong when I told you about that dinner out last Tuesday. I said Luigi's, but I went to Kebab Corner and had the
+  falafel wraps.`; one row, `counts = true`, its span the correcting sentence, which says the whole value). A memory
+  that keeps only what it heard first answers with the slip.
 schemas/corpus.py MENTION_MODES declares the modes.
 
 `dialogue.mention_modes` sets the share of each mode among the opening mentions that can take it (defaults:
