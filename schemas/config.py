@@ -145,6 +145,10 @@ class QuestionOptions(_Strict):
     characteristic_floor: int = Field(
         2, ge=0, description="questions per characteristic and persona taken first, when candidates exist"
     )
+    max_template_share: float = Field(
+        0.02, gt=0, le=1, description="largest share of a persona's questions one derivation template writes "
+        "(at least one item; raised only when the candidates cannot fill per_persona otherwise)"
+    )
     mcq_share: float = Field(0.5, ge=0, le=1, description="share of short-answer items asked as multiple choice")
     zero_memory: int = Field(3, ge=0, description="zero-memory control questions per persona")
     distraction_sessions: int = Field(

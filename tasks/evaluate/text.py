@@ -58,9 +58,17 @@ def numbers(text: str) -> list[float]:
     return out
 
 
+_DATE_LIKE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4}|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|"
+                        r"apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|"
+                        r"dec(?:ember)?|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b", re.I)
+"""Text that names a date: never read as one number (a month's year would match any other date of the year)."""
+
+
 def as_number(text: str) -> float | None:
     """The value of `text` when it is essentially one number (with an optional unit word or currency sign)."""
     stripped = text.strip()
+    if _DATE_LIKE.search(stripped):
+        return None  # "2024-09-21", "April 2024": a date, whose year is no count to compare
     match = _NUMBER.search(stripped)
     if not match:
         return _NUMBER_WORDS.get(normalize(stripped))

@@ -4,8 +4,9 @@
    (tasks/questions/checkpoints.py), each a world and corpus cut at its question time.
 2. Every generator of the domain pack (`pack_for(config).generators()`: the registered ones of its
    taxonomy) runs in every context; the pack's zero-memory controls run in the main one.
-3. Per generator, candidates are tried in priority order, then a seeded draw, until
-   CANDIDATES_PER_CHARACTERISTIC pass `prepare` (the rest are not prepared: selection takes 2-3 each).
+3. Per generator, candidates are tried in priority order, then a seeded draw, with templates and, within a
+   template, answers taking turns (`spread`), until CANDIDATES_PER_CHARACTERISTIC pass `prepare` (the rest
+   are not prepared: selection takes 2-3 each).
    `prepare` checks each candidate: a category and characteristic of the pack's taxonomy; non-empty
    texts; the answer
    not in the question (unless `extra["options_in_question"]`); facts that resolve; evidence (its own
@@ -41,7 +42,7 @@ from tasks.llm.checks import hard_check
 from tasks.questions import mcq
 from tasks.questions.base import GENERATORS, STAGE, Candidate, Generator, QContext, Ref
 from tasks.questions.checkpoints import ShockCheck, checkpoint_of, context_at, probe_days
-from tasks.questions.select import Prepared, select, valid_characteristics
+from tasks.questions.select import Prepared, answer_key, round_robin, select, valid_characteristics
 
 CONTROL = "control"
 """The generator key the zero-memory controls are recorded under."""
@@ -114,7 +115,7 @@ def capped(config: BuildConfig, persona: Persona, key: str, found: list[tuple[QC
     ordered = sorted(found, key=lambda x: (x[1].priority, x[1].template, x[1].question,
                                            str(x[1].asked_at or x[0].asked_at), x[1].answer, str(x[0].asked_at)))
     draws = [rng.random() for _ in ordered]
-    ordered = [x for _, x in sorted(zip(draws, ordered, strict=True), key=lambda d: (d[1][1].priority, d[0]))]
+    ordered = spread([x for _, x in sorted(zip(draws, ordered, strict=True), key=lambda d: (d[1][1].priority, d[0]))])
     limit = CANDIDATES_PER_CHARACTERISTIC if key != CONTROL else len(ordered)
     out: list[Prepared] = []
     for i, (ctx, cand) in enumerate(ordered):
@@ -127,6 +128,20 @@ def capped(config: BuildConfig, persona: Persona, key: str, found: list[tuple[QC
         else:
             out.append(p)
     return out
+
+
+def spread(ordered: list[tuple[QContext, Candidate]]) -> list[tuple[QContext, Candidate]]:
+    """`ordered` (priority, then the seeded draw) regrouped so that the capped few that are prepared hold every
+    template and every answer: templates take turns (the one with the best priority first), and within a
+    template its distinct answers take turns in order of first appearance. Without this a generator's 40 slots
+    all go to its priority-0 template (the other templates never reach selection and its cap) and to the
+    answer most candidates share."""
+    by_template: dict[str, dict[str, list]] = defaultdict(dict)
+    for item in ordered:
+        answers = by_template[item[1].template]
+        answers.setdefault(answer_key(item[1].answer), []).append(item)
+    streams = [round_robin(list(answers.values())) for answers in by_template.values()]
+    return round_robin(streams)
 
 
 def confirm_shocks(check: ShockCheck, chosen: list[Prepared], ctxs: list[QContext]) -> list[Prepared]:

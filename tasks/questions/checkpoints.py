@@ -374,7 +374,8 @@ def control_candidates(ctx: QContext) -> list[Candidate]:
         outside = [d for d in dated if (d.year, d.month) != (year, month)][:2]
         if len(inside) < 2:
             continue
-        listed = sorted(inside[:6] + outside, key=lambda d: rng.random())
+        # how many of the month's dates are listed is drawn (1 to 6), so the count is no constant to learn
+        listed = sorted(rng.sample(inside, rng.randint(1, min(6, len(inside)))) + outside, key=lambda d: rng.random())
         month_name = f"{dt.date(year, month, 1):%B} {year}"
         count = sum((d.year, d.month) == (year, month) for d in listed)
         out.append(Candidate(

@@ -253,6 +253,8 @@ def _sequence(store: Store, q: Question) -> Recomputed:
     events = _events(store, q)
     if not events:
         return [(None, "the sequence's events resolve")]
+    if q.derivation.get("asks") == "last":
+        return [(store.title(max(events, key=lambda e: (e.date, e.event_id))), "the latest named event")]
     return [(store.title(min(events, key=lambda e: (e.date, e.event_id))), "the earliest named event")]
 
 
@@ -433,7 +435,7 @@ def _unique_events(store: Store, q: Question, events: list[Event]) -> Checks:
             titles.setdefault(store.title(e), set()).add(e.date)
     named = [e for e in events if mentions(q.question, store.title(e))]
     checks = [(len(titles.get(store.title(e), {e.date})) == 1, f"'{store.title(e)}' names one date") for e in named]
-    if len(named) > 1 and q.derivation.get("template") == "temporal.sequence_comprehension":
+    if len(named) > 1 and str(q.derivation.get("template", "")).startswith("temporal.sequence_comprehension"):
         checks.append((len({e.date for e in named}) == len(named), "the events fall on different dates"))
     return checks
 

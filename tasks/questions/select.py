@@ -10,9 +10,15 @@
   `per_category`, when set): the final count is the largest one the available candidates can fill
   under that cap, so the cap holds on what is emitted, not on a target.
 - The result is ordered by category and characteristic, the zero-memory controls last.
-- Within a characteristic: lower `priority` first; then checkpoints interleaved (the rarer post_shock
-  and in_timeline items are not crowded out by post_distraction ones); then a seeded draw. A question
-  text is asked once per persona.
+- No template writes more than `max_template_share` of the persona's count (at least one item): a
+  characteristic's turn takes its next template under the cap. A characteristic's floor outranks the cap;
+  beyond the floors, only when the candidates cannot fill the total under it is the cap raised, one item at
+  a time.
+- Within a characteristic (`rank`): lower `priority` first; then its templates in turn, and within a
+  template its distinct answers in turn from a uniform draw (so a template's answers are spread over what
+  its candidates allow, not skewed to the commonest: the `answer_prior` baseline and yes/no balance); then
+  checkpoints interleaved (the rarer post_shock and in_timeline items are not crowded out by
+  post_distraction ones); then a seeded draw. A question text is asked once per persona.
 """
 
 from __future__ import annotations
@@ -62,6 +68,11 @@ def category_cap(options: QuestionOptions, total: int, share: float | None = Non
     return min(cap, options.per_category) if options.per_category else cap
 
 
+def template_cap(options: QuestionOptions, total: int) -> int:
+    """The most questions one template may write when the persona holds `total` (at least one)."""
+    return max(1, math.floor(options.max_template_share * total + 1e-9))
+
+
 def feasible_total(options: QuestionOptions, available: dict[str, int], share: float, limit: int | None = None) -> int:
     """The largest total <= `limit` (default per_persona) that the available candidates fill without
     breaking the cap."""
@@ -73,19 +84,51 @@ def feasible_total(options: QuestionOptions, available: dict[str, int], share: f
 
 
 def rank(items: list[Prepared], rng: random.Random) -> list[Prepared]:
-    """Priority first, then checkpoints interleaved (rarest first within a round), then a seeded draw."""
+    """A characteristic's queue: priority first; within a priority, its templates in turn (a seeded order) and,
+    within a template, its answers in turn, in a seeded order of its distinct answers: the first answer a
+    persona's template asks is drawn uniformly over the answers its candidates have, not by how many carry each
+    (a template whose candidates are mostly "No" asks "Yes" as often when it can, and a count template does not
+    favour the count its world makes commonest). Within one answer: checkpoints interleaved (the rarer
+    post_shock and in_timeline items first in each turn), then a seeded draw."""
     draws = {id(p): rng.random() for p in items}
-    by_checkpoint: dict[str, list[Prepared]] = defaultdict(list)
+    by_key: dict[tuple[int, str, str], list[Prepared]] = defaultdict(list)
     for p in sorted(items, key=lambda p: (p.candidate.priority, draws[id(p)])):
+        by_key[(p.candidate.priority, p.candidate.template, answer_key(p.candidate.answer))].append(p)
+    levels: dict[int, dict[str, list[list[Prepared]]]] = defaultdict(lambda: defaultdict(list))
+    for (priority, template, _), group in sorted(by_key.items()):
+        levels[priority][template].append(_interleaved(group, draws))
+    out: list[Prepared] = []
+    for priority in sorted(levels):
+        templates = sorted(levels[priority])
+        rng.shuffle(templates)
+        streams = []
+        for template in templates:
+            answers = levels[priority][template]
+            rng.shuffle(answers)
+            streams.append(round_robin(answers))
+        out += round_robin(streams)
+    return out
+
+
+def answer_key(answer: str) -> str:
+    """An answer as selection compares it (case and spacing ignored)."""
+    return " ".join(answer.lower().split())
+
+
+def _interleaved(group: list[Prepared], draws: dict[int, float]) -> list[Prepared]:
+    """Checkpoints in turn, the rarest first in each turn, then the seeded draw."""
+    by_checkpoint: dict[str, list[Prepared]] = defaultdict(list)
+    for p in group:
         by_checkpoint[p.checkpoint].append(p)
-    seen: dict[tuple[int, str], int] = defaultdict(int)
-    keyed = []
-    for checkpoint, group in by_checkpoint.items():
-        for p in group:
-            turn = seen[(p.candidate.priority, checkpoint)]
-            seen[(p.candidate.priority, checkpoint)] += 1
-            keyed.append(((p.candidate.priority, turn, CHECKPOINT_ORDER.get(checkpoint, 9), draws[id(p)]), p))
+    keyed = [((turn, CHECKPOINT_ORDER.get(checkpoint, 9), draws[id(p)]), p)
+             for checkpoint, members in by_checkpoint.items() for turn, p in enumerate(members)]
     return [p for _, p in sorted(keyed, key=lambda k: k[0])]
+
+
+def round_robin(streams: list[list]) -> list:
+    """The first of each stream in turn, then the second of each, and so on."""
+    depth = max((len(s) for s in streams), default=0)
+    return [s[i] for i in range(depth) for s in streams if i < len(s)]
 
 
 def select(options: QuestionOptions, prepared: Sequence[Prepared], rng: random.Random) -> list[Prepared]:
@@ -108,9 +151,17 @@ def select(options: QuestionOptions, prepared: Sequence[Prepared], rng: random.R
     picked: list[Prepared] = []
     per_category: dict[str, int] = defaultdict(int)
     asked: set[str] = {p.candidate.question for p in picked_controls}
-    rounds = [options.characteristic_floor, None]  # floors first, then open turns
-    for limit in rounds:
-        counts: dict[str, int] = defaultdict(int)
+    per_template: dict[str, int] = defaultdict(int)
+    most = template_cap(options, total)
+    # floors first (under the template cap, then over it: a floor outranks the cap), then open turns under the
+    # cap; when the candidates cannot fill the total under it, the cap is raised one item at a time (a tiny
+    # world, a preset asking more than its templates hold)
+    floor = options.characteristic_floor
+    rounds = [(floor, most), (floor, total)] + [(None, most + k) for k in range(total + 1)]
+    counts: dict[str, int] = defaultdict(int)
+    for limit, template_limit in rounds:
+        if len(picked) >= total or not any(queues.values()):
+            break
         progress = True
         while progress and len(picked) < total:
             progress = False
@@ -119,15 +170,22 @@ def select(options: QuestionOptions, prepared: Sequence[Prepared], rng: random.R
                     break
                 if limit is not None and counts[ch] >= limit:
                     continue
-                queue = queues[ch]
-                while queue:
-                    p = queue.pop(0)
-                    if per_category[p.category] >= cap or p.candidate.question in asked:
-                        if per_category[p.category] >= cap:
-                            queue.clear()
+                queue, i = queues[ch], 0
+                while i < len(queue):
+                    p = queue[i]
+                    if per_category[p.category] >= cap:
+                        queue.clear()
+                        break
+                    if p.candidate.question in asked:
+                        queue.pop(i)
                         continue
+                    if per_template[p.candidate.template] >= template_limit:
+                        i += 1
+                        continue
+                    queue.pop(i)
                     picked.append(p)
                     per_category[p.category] += 1
+                    per_template[p.candidate.template] += 1
                     asked.add(p.candidate.question)
                     counts[ch] += 1
                     progress = True

@@ -213,11 +213,24 @@ def draw_volunteer(rng: random.Random, profile: dict[str, Any]) -> Entity:
     return {"org": org, "org_kind": kind, "task": rng.choice(VOLUNTEER_TASKS[kind])}
 
 
+TIPS = (
+    "a cheaper phone plan", "a good dentist", "a quiet running route", "a podcast on budgeting",
+    "a good mechanic", "a cheaper energy supplier", "a decent barber", "a great bakery", "a quick bus route",
+    "a good physio", "a cheaper broadband deal", "a quiet swimming pool", "a decent bike shop", "a great pizza place",
+    "a good plumber", "a simple recipe app", "a podcast about sleep", "a book on personal finance",
+    "a class on bread baking", "a course on first aid", "a book about plant care", "a podcast on history",
+    "a class on pottery", "a course on photography", "a good walking trail", "a cheap gym",
+)
+"""What a colleague recommends over lunch: each in a shape the dialogue's value parts know
+(tasks/dialogue/valueparts.py: "a <quality> <kind>" or "a <podcast|book|app|course|class> on <topic>"), and no
+topic starting with a vowel ("a {topic} {thing}" is said with "a")."""
+
+
 def draw_colleague(rng: random.Random, profile: dict[str, Any]) -> Entity:
     """A colleague from the standing pair who share a first name, and what the lunch was about."""
     pairs = world(profile).get("colleagues") or [("Sam Lawson", "accounts"), ("Sam Reid", "logistics")]
     name, team = rng.choice(pairs)
-    tip = rng.choice(("a cheaper phone plan", "a good dentist", "a quiet running route", "a podcast on budgeting"))
+    tip = rng.choice(TIPS)
     return {"colleague": name, "team": team, "tip": tip, "employer": profile["identity"]["employer"]}
 
 

@@ -5,13 +5,15 @@ chunks (all_instances=True), so a checker can see that none is missing.
 
 - conditional_counting: how many events of a kind went badly (or happened, or involved one person or place)
   in a quarter or half-year window that ended before the question.
-- trend_analysis: whether a kind of event became more or less frequent (quarter by quarter, or first half
-  against second half); how an ordered attribute (income band) moved.
+- trend_analysis: how the frequency of a kind of event moved quarter by quarter (rising, falling, the same each
+  quarter, up then down, down then up: `trend_of`), or first half against second half (or about equally);
+  how an ordered attribute (income band) moved.
 - extreme_value: the entity a kind of event involved most often; the value an attribute kept longest; the
   month with the most events of a kind; the first entity of a kind in the year.
-- absence_detection: "Between <start> and <date>, did <persona> ever <do X>?" (no: the first time came later);
-  "Did any of <persona>'s <kind> go badly between ...?" (no); the one month of the span with no event of a
-  frequent kind.
+- absence_detection: "Between <start> and <date>, did <persona> ever <do X>?" (no: the first time came later;
+  or yes, asked the same way of a span that holds the first time); "Did any of <persona>'s <kind> go badly
+  between ...?" (no: all went well; or yes: one or two did); the one month of the span with no event of a
+  frequent kind. Yes and no items share their wording, so the question never gives the answer away.
 """
 
 from __future__ import annotations
@@ -221,10 +223,31 @@ def _entity_counts(ctx: QContext, kind: str, items: list[Story]) -> list[Candida
 
 # -------------------------------------------------------------------------------------- trend_analysis
 
-TREND_POOL = ("more often each quarter", "less often each quarter", "about as often each quarter",
-              "more often, then less often", "less often, then more often", "with no clear pattern")
+TREND_POOL = ("it rose each quarter", "it fell each quarter", "it stayed the same each quarter",
+              "it rose, then fell", "it fell, then rose", "it went up and down with no clear pattern")
 HALF_POOL = ("the first half", "the second half", "about equally often in both halves", "only in the first half",
              "only in the second half", "in neither half")
+
+
+def trend_of(run: list[int]) -> str | None:
+    """The TREND_POOL answer a run of quarterly counts (three or more) gives without doubt, else None: strictly
+    rising or falling; the same count each quarter (at least two); or a clear rise then fall (or fall then rise),
+    each step at least two, so a wobble (3, 4, 3) is never called a peak."""
+    steps = [b - a for a, b in zip(run, run[1:], strict=False)]
+    if all(d > 0 for d in steps):
+        return TREND_POOL[0]
+    if all(d < 0 for d in steps):
+        return TREND_POOL[1]
+    if all(d == 0 for d in steps) and run[0] >= 2:
+        return TREND_POOL[2]
+    turn = next((i for i, d in enumerate(steps) if (d > 0) != (steps[0] > 0)), len(steps))
+    if 0 < turn < len(steps) and all(abs(d) >= 2 for d in steps):
+        head, tail = steps[:turn], steps[turn:]
+        if all(d > 0 for d in head) and all(d < 0 for d in tail):
+            return TREND_POOL[3]
+        if all(d < 0 for d in head) and all(d > 0 for d in tail):
+            return TREND_POOL[4]
+    return None
 
 
 @generator("aggregation", "trend_analysis")
@@ -239,17 +262,15 @@ def trend_analysis(ctx: QContext) -> list[Candidate]:
         for start in range(0, len(quarters) - 2):
             for end in range(len(quarters), start + 2, -1):
                 run = [len(c) for c in counts[start:end]]
-                up = all(a < b for a, b in zip(run, run[1:], strict=False))
-                down = all(a > b for a, b in zip(run, run[1:], strict=False))
-                if not (up or down):
+                answer = trend_of(run)
+                if answer is None:
                     continue
-                answer = TREND_POOL[0] if up else TREND_POOL[1]
                 used = [s for c in counts[start:end] for s in c]
                 first, last = quarters[start][0], quarters[end - 1][1]
                 out.append(_counted(
                     ctx, "trend_analysis", "quarters",
-                    f"Quarter by quarter from {month_name(first)} to {month_name(last)}, did {p} have "
-                    f"{text.plural} more often, less often, or about as often?", answer,
+                    f"Quarter by quarter from {month_name(first)} to {month_name(last)}, how did the number of "
+                    f"{possessive(p)} {text.plural} change?", answer,
                     f"Per quarter: {', '.join(str(n) for n in run)}.",
                     f"SELECT quarter, COUNT(*) FROM events WHERE kind = '{kind}' AND date BETWEEN '{first}' AND "
                     f"'{last}' GROUP BY quarter ORDER BY quarter", used, TREND_POOL, priority=0,
@@ -259,13 +280,18 @@ def trend_analysis(ctx: QContext) -> list[Candidate]:
             a = [s for s in items if halves[0][0] <= s.date <= halves[0][1]]
             b = [s for s in items if halves[1][0] <= s.date <= halves[1][1]]
             lo, hi = sorted((len(a), len(b)))
+            answer = None
             if hi - lo >= 3 and hi >= 1.5 * max(lo, 1):
                 answer = HALF_POOL[0] if len(a) > len(b) else HALF_POOL[1]
+            elif lo == hi >= 3:
+                answer = HALF_POOL[2]
+            if answer is not None:
                 out.append(_counted(
                     ctx, "trend_analysis", "halves",
                     f"Did {p} have {text.plural} more often in the first half ({month_name(halves[0][0])} to "
-                    f"{month_name(halves[0][1])}) or in the second half ({month_name(halves[1][0])} to "
-                    f"{month_name(halves[1][1])})?", answer, f"{len(a)} in the first half, {len(b)} in the second.",
+                    f"{month_name(halves[0][1])}), more often in the second half ({month_name(halves[1][0])} to "
+                    f"{month_name(halves[1][1])}), or about equally often in both?", answer,
+                    f"{len(a)} in the first half, {len(b)} in the second.",
                     f"SELECT half, COUNT(*) FROM events WHERE kind = '{kind}' GROUP BY half", a + b, HALF_POOL,
                     extra={"counts": [len(a), len(b)], "options_in_question": True}))
     out += _income(ctx)
@@ -409,28 +435,41 @@ def absence_detection(ctx: QContext) -> list[Candidate]:
     months_ = sim_months(ctx)
     for kind, items in sorted(by_kind(ctx).items()):
         text = KIND_TEXT[kind]
-        # 1. never before a date: the first instance came at least a month into the simulation
+        # 1. never before a date: the first instance came at least a month into the simulation ("No"); or, asked
+        # the same way, a span that ends after the first instance ("Yes": the instances inside it)
         cutoff = month_start(items[0].date)
+        ever = f"SELECT COUNT(*) FROM events WHERE kind = '{kind}' AND date BETWEEN '{start}' AND '{{end}}'"
         if (cutoff - start).days >= 28 and (items[0].date - cutoff).days >= 7 and len(items) <= 12:
+            end = cutoff - dt.timedelta(days=1)
             out.append(_counted(
                 ctx, "absence_detection", "never_before",
-                f"Between {human_date(start)} and {human_date(cutoff - dt.timedelta(days=1))}, did {p} ever "
-                f"{text.verb}?", "No",
+                f"Between {human_date(start)} and {human_date(end)}, did {p} ever {text.verb}?", "No",
                 f"No: the first time was on {human_date(items[0].date)} ({items[0].title}); all instances: "
-                f"{dates_of(items)}.",
-                f"SELECT COUNT(*) FROM events WHERE kind = '{kind}' AND date BETWEEN '{start}' AND '{cutoff}'",
+                f"{dates_of(items)}.", ever.format(end=end),
                 items, YES_POOL, priority=0, extra={"cutoff": cutoff.isoformat(), "count": 0}))
-        # 2. nothing went badly in a window that had instances
+        end = month_end(items[0].date)
+        inside = [s for s in items if s.date <= end]
+        if (end - start).days >= 27 and (end - items[0].date).days >= 7 and len(inside) <= 3:
+            out.append(_counted(
+                ctx, "absence_detection", "never_before",
+                f"Between {human_date(start)} and {human_date(end)}, did {p} ever {text.verb}?", "Yes",
+                f"Yes: {dates_of(inside)} ({inside[0].title}).", ever.format(end=end),
+                inside, ("No",), priority=0, extra={"cutoff": (end + dt.timedelta(days=1)).isoformat(),
+                                                    "count": len(inside)}))
+        # 2. whether any went badly in a window that had instances: none did ("No"), or some did ("Yes")
         for first, last, span in windows(ctx):
             inside = [s for s in items if first <= s.date <= last]
-            if len(inside) >= 2 and all(s.event.valence == "positive" for s in inside):
+            bad = [s for s in inside if s.event.valence == "negative"]
+            if len(inside) >= 2 and (not bad or len(bad) <= 2 and len(bad) < len(inside)):
+                answer = "Yes" if bad else "No"
+                reference = (f"Yes: {len(bad)} of {len(inside)} went badly ({dates_of(bad)})." if bad else
+                             f"No: all {len(inside)} went well ({dates_of(inside)}).")
                 out.append(_counted(
                     ctx, "absence_detection", "none_badly",
-                    f"Did any of {possessive(p)} {text.plural} go badly {span}?", "No",
-                    f"No: all {len(inside)} went well ({dates_of(inside)}).",
+                    f"Did any of {possessive(p)} {text.plural} go badly {span}?", answer, reference,
                     f"SELECT COUNT(*) FROM events WHERE kind = '{kind}' AND valence = 'negative' AND date BETWEEN "
-                    f"'{first}' AND '{last}'", inside, YES_POOL, priority=1,
-                    extra={"window": [first.isoformat(), last.isoformat()], "count": 0},
+                    f"'{first}' AND '{last}'", inside, YES_POOL if not bad else ("No",), priority=1,
+                    extra={"window": [first.isoformat(), last.isoformat()], "count": len(bad)},
                     after=last if (last - first).days < 95 else None))
         # 3. the one month without any instance of a frequent kind (every simulated month is considered)
         per_month = Counter(month_start(s.date) for s in items)

@@ -8,7 +8,8 @@
   by first name plus a cue only they fit (their role, their team, the tip they gave) and a current value
   of theirs is asked. The namesake's value is the first distractor.
 - state_dependent_attribute: the value of an attribute that changed, asked at the default question time
-  (its current value) and mid-timeline on the day before each change (the value about to be replaced).
+  (its current value: template `.now`) and mid-timeline on the day before each change (the value about to be
+  replaced: `.before_change`) and a few days after it (the new value: `.after_change`).
 - negative_constraints: the one plan of a kind that did NOT work out in a month ("Which café that Maya
   tried in March did she NOT like?"); the kind's successful entities are the distractors.
 
@@ -148,11 +149,11 @@ def state_dependent_attribute(ctx: QContext) -> list[Candidate]:
     for (subject, attribute), history in sorted(histories(ctx).items()):
         if len(history) < 2 or (question := state_text(ctx, history[-1])) is None:
             continue
-        moments = [(ctx.asked_at, 0)]
+        moments = {ctx.asked_at: (0, "now")}
         for new in history[1:]:  # the morning before each change, and a few days after it
-            moments.append((ask_on(ctx, new.valid_from - dt.timedelta(days=1)), 1))
-            moments.append((ask_on(ctx, new.valid_from + dt.timedelta(days=AFTER_CHANGE_DAYS)), 1))
-        for asked_at, priority in dict.fromkeys(moments):
+            moments.setdefault(ask_on(ctx, new.valid_from - dt.timedelta(days=1)), (1, "before_change"))
+            moments.setdefault(ask_on(ctx, new.valid_from + dt.timedelta(days=AFTER_CHANGE_DAYS)), (1, "after_change"))
+        for asked_at, (priority, moment) in moments.items():
             day = day_of(ctx, asked_at)
             now = ctx.current(subject, attribute, day)
             if now is None or asked_at > ctx.asked_at or not known(ctx, [now.fact_id], asked_at):
@@ -172,7 +173,7 @@ def state_dependent_attribute(ctx: QContext) -> list[Candidate]:
             earlier = "earlier_event_fact_ids" if event else "superseded_fact_ids"
             out.append(Candidate(
                 "fact", ("state_dependent_attribute",), question, now.value, reference,
-                "fact.state_dependent_attribute", state_query(subject, attribute, day), (now.fact_id,),
+                f"fact.state_dependent_attribute.{moment}", state_query(subject, attribute, day), (now.fact_id,),
                 asked_at=when(ctx, asked_at),
                 distractors=pool([f.value for f in reversed(history)] + values_of(ctx, attribute)
                                  + attribute_pool(ctx, attribute), now.value),

@@ -79,6 +79,16 @@ def facts_of_refs(refs: tuple[Ref, ...]) -> tuple[str, ...]:
 # ------------------------------------------------------------------------------------- relative_positioning
 
 
+def spread(ctx: QContext, doc: Document, near: list[tuple]) -> list[tuple]:
+    """PAIRS_PER_DOC of a document's (gap, ...) pairs, drawn (seeded by the document) one from each part of the
+    window's range of gaps, so the day counts asked spread over 1 to WINDOW_DAYS rather than the nearest few."""
+    if len(near) <= PAIRS_PER_DOC:
+        return near
+    rng = ctx.rng(f"relative_positioning:{doc.doc_id}")
+    size = len(near) / PAIRS_PER_DOC
+    return [near[int(i * size) + rng.randrange(max(1, int(size)))] for i in range(PAIRS_PER_DOC)]
+
+
 @registered("mixed", "relative_positioning")
 def relative_positioning(ctx: QContext) -> list[Candidate]:
     view, turns = doc_view(ctx), TurnView(ctx, ctx.asked_at)
@@ -97,7 +107,7 @@ def relative_positioning(ctx: QContext) -> list[Candidate]:
         near = sorted(((abs((day - when).days), fact.fact_id, day, fact, ref) for day, fact, ref in firsts
                        if ctx.facts[fact.fact_id].event_id != doc.event_id and fact.fact_id not in doc.fact_ids
                        and 1 <= abs((day - when).days) <= WINDOW_DAYS), key=lambda x: x[:2])
-        for gap, _, day, fact, ref in near[:PAIRS_PER_DOC]:
+        for gap, _, day, fact, ref in spread(ctx, doc, near):
             evidence = (ref,) + view.head_and_facts(doc)
             order = "after" if when > day else "before"
             base = dict(fact_ids=(fact.fact_id,) + facts_of_refs(evidence[1:]), evidence=evidence,
@@ -162,7 +172,7 @@ def contextual_retrieval(ctx: QContext) -> list[Candidate]:
                 "mixed", ("contextual_retrieval",), question, fact.value,
                 f"{capital(label)} was {'from' if incoming else 'to'} {person}; {first} told the assistant that "
                 f"{told(ctx, fact)} (true since {human_date(fact.valid_from)}).",
-                "mixed.contextual_retrieval.correspondent_attribute",
+                f"mixed.contextual_retrieval.{'sender' if incoming else 'recipient'}_attribute",
                 f"SELECT f.value FROM facts f WHERE f.subject = (SELECT {'sender' if incoming else 'recipients[1]'} "
                 f"FROM documents WHERE doc_id = '{doc.doc_id}') AND f.attribute = '{fact.attribute}' "
                 f"AND f.valid_from <= '{ctx.day}' AND (f.valid_to IS NULL OR f.valid_to > '{ctx.day}')",

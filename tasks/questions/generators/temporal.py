@@ -4,11 +4,12 @@
   adopted a dog named Biscuit?", "Which café did Maya try in the week after ...?"); the anchor's title names
   exactly one event and exactly one event fits the relation.
 - sequence_comprehension: which of two (or three) positive events, at most SEQUENCE_WINDOW_DAYS apart and on
-  different days, came first; the options are named in the question in seeded order.
+  different days, came first, or which of three came last; the options are named in the question in seeded
+  order.
 - long_horizon_synthesis: spans of months: how many months passed between two events of the same kind (or two
   long-horizon plans); how long a value held; what an attribute was in one month and what it was months later.
 - implicit_temporal_lookup: the ISO date of an event named by what it did to the world ("On what date did
-  Café Lumen stop being Maya's favourite café?"), or by its plan title.
+  Café Lumen stop being Maya's favourite café?", "... did Bean There become ..."), or by its plan title.
 """
 
 from __future__ import annotations
@@ -174,7 +175,8 @@ def _identified(ctx: QContext, question: str, answer: str, a: Story, b: Story, v
 
 @generator("temporal", "sequence_comprehension")
 def sequence_comprehension(ctx: QContext) -> list[Candidate]:
-    """Which of two or three nearby positive events came first (options in seeded order)."""
+    """Which of two or three nearby positive events came first, and which of three came last (options in
+    seeded order)."""
     p, items, out = who(ctx), positive(ctx), []
     for i, a in enumerate(items):
         later = [b for b in items[i + 1:] if a.date < b.date <= a.date + dt.timedelta(days=SEQUENCE_WINDOW_DAYS)]
@@ -185,10 +187,12 @@ def sequence_comprehension(ctx: QContext) -> list[Candidate]:
             c = next((x for x in later[1:] if x.date > b.date), None)
             if c is not None:
                 out.append(_ordered(ctx, p, [a, b, c]))
+                out.append(_ordered(ctx, p, [a, b, c], last=True))
     return [c for c in out if c is not None]
 
 
-def _ordered(ctx: QContext, p: str, events: list[Story]) -> Candidate | None:
+def _ordered(ctx: QContext, p: str, events: list[Story], last: bool = False) -> Candidate | None:
+    """Which of `events` (in date order) came first, or with `last` which came last."""
     fact_ids = tuple(f for s in events for f in s.fact_ids)
     if not known(ctx, fact_ids, ctx.asked_at):
         return None
@@ -197,15 +201,18 @@ def _ordered(ctx: QContext, p: str, events: list[Story]) -> Candidate | None:
     ctx.rng(f"order:{ids}").shuffle(shown)
     names = [s.title for s in shown]
     listed = f"{names[0]}, or {names[1]}" if len(names) == 2 else f"{names[0]}, {names[1]}, or {names[2]}"
-    first = events[0]
+    answer = events[-1] if last else events[0]
     reference = "; then ".join(f"{s.title} (on {human_date(s.date)})" for s in events)
+    variant = "last" if last else "pair" if len(events) == 2 else "triple"
+    question = (f"Of {', '.join(names[:-1])} and {names[-1]}, which did {p} do last?" if last
+                else f"Which did {p} do first: {listed}?")
     return Candidate(
-        "temporal", ("sequence_comprehension",), f"Which did {p} do first: {listed}?", first.title,
-        f"{p} did this first: {reference}.", "temporal.sequence_comprehension",
-        event_query(*events, order="date LIMIT 1"), fact_ids,
-        distractors=tuple(s.title for s in events[1:]), priority=0 if len(events) == 3 else 1,
+        "temporal", ("sequence_comprehension",), question, answer.title,
+        f"{p} did this {'last' if last else 'first'}: {reference}.", f"temporal.sequence_comprehension.{variant}",
+        event_query(*events, order=f"date{' DESC' if last else ''} LIMIT 1"), fact_ids,
+        distractors=tuple(s.title for s in events if s is not answer), priority=0 if len(events) == 3 else 1,
         extra={"event_ids": [s.event.event_id for s in events], "options_in_question": True,
-               "order": [s.event.event_id for s in events]},
+               "order": [s.event.event_id for s in events], "asks": "last" if last else "first"},
     )
 
 
@@ -367,22 +374,32 @@ def implicit_temporal_lookup(ctx: QContext) -> list[Candidate]:
                 continue
             noun = ATTRIBUTE_NOUNS[attribute]
             answer = event.date.isoformat()
+            reference = (f"On {human_date(event.date)} ({answer}) {possessive(p)} {noun} changed from {old.value} to "
+                         f"{new.value}.")
             out.append(Candidate(
                 "temporal", ("implicit_temporal_lookup",),
-                f"On what date did {as_noun(old.value)} stop being {possessive(p)} {noun}?", answer,
-                f"On {human_date(event.date)} ({answer}) {possessive(p)} {noun} changed from {old.value} to "
-                f"{new.value}.", "temporal.implicit_temporal_lookup",
+                f"On what date did {as_noun(old.value)} stop being {possessive(p)} {noun}?", answer, reference,
+                "temporal.implicit_temporal_lookup.change",
                 f"SELECT valid_to FROM facts WHERE fact_id = '{old.fact_id}'", (old.fact_id, new.fact_id),
                 distractors=date_pool(ctx, event.date), priority=0,
                 extra={"event_ids": [event.event_id], "variant": "change"},
             ))
+            if values.count(new.value) == 1 and new.value not in NOT_ENTITIES:
+                out.append(Candidate(
+                    "temporal", ("implicit_temporal_lookup",),
+                    f"On what date did {as_noun(new.value)} become {possessive(p)} {noun}?", answer, reference,
+                    "temporal.implicit_temporal_lookup.start",
+                    f"SELECT valid_from FROM facts WHERE fact_id = '{new.fact_id}'", (old.fact_id, new.fact_id),
+                    distractors=date_pool(ctx, event.date), priority=0,
+                    extra={"event_ids": [event.event_id], "variant": "start"},
+                ))
     for s in titled.values():
         if not known(ctx, s.fact_ids, ctx.asked_at):
             continue
         answer = s.date.isoformat()
         out.append(Candidate(
             "temporal", ("implicit_temporal_lookup",), f"On what date did {p} {s.title}?", answer,
-            f"{p} did this on {human_date(s.date)} ({answer}).", "temporal.implicit_temporal_lookup",
+            f"{p} did this on {human_date(s.date)} ({answer}).", "temporal.implicit_temporal_lookup.title",
             f"SELECT date FROM events WHERE event_id = '{s.event.event_id}'", s.fact_ids,
             distractors=date_pool(ctx, s.date), priority=1, extra={"event_ids": [s.event.event_id], "variant": "title"},
         ))

@@ -38,6 +38,11 @@ def test_short_answers_exact_and_numeric():
     assert judge.score(days, "twelve").correct is True
     assert judge.score(days, "13").correct is False
     assert judge.score(days, "no idea").correct is False
+    # a date is no number: any other date of the same year (or month) is wrong, not a "numeric" match on 2024
+    for gold, wrong in (("2024-09-21", "2024-03-02"), ("April 2024", "June 2024"), ("2024-09-21", "2024")):
+        assert as_number(gold) is None
+        assert judge.score(q(answer=gold), wrong) == judge.Score(False, "exact")
+        assert judge.score(q(answer=gold), gold.lower()).correct is True
 
 
 def test_mcq_scored_by_option_content():

@@ -14,7 +14,7 @@ from schemas.corpus import Chunk, Corpus, Document, FactMention, Session, Turn
 from schemas.qa import CHARACTERISTICS, MCQ_OPTIONS, RephrasedQuestion
 from tasks.questions import mcq, scales
 from tasks.questions.assemble import Report, build_questions, referents, rewording_ok
-from tasks.questions.base import GENERATORS, Candidate, QContext, Ref, generator
+from tasks.questions.base import CATEGORY_OF, GENERATORS, Candidate, QContext, Ref, generator
 from tasks.questions.checkpoints import (
     checkpoint_of,
     context_at,
@@ -263,6 +263,9 @@ def test_zero_memory_controls_need_no_evidence_and_state_what_they_ask():
     for c in days:
         a, b = (dt.date.fromisoformat(d) for d in c.extra["dates"])
         assert c.answer == str((b - a).days)
+    for c in (c for c in controls if c.template == "control.count_in_month"):
+        listed = c.extra["dates"]
+        assert c.answer == str(sum(d.startswith(c.extra["month"]) for d in listed)) and ", ".join(listed) in c.question
 
 
 # -- selection and balance --------------------------------------------------------------------------
@@ -345,6 +348,23 @@ def test_candidates_are_capped_per_characteristic_before_prepare_deterministical
     assert [q.question for q in again.questions] == [q.question for q in first.questions]
 
 
+def test_the_prepared_few_hold_every_template_and_answer():
+    """40 of a generator's candidates are prepared: a priority-0 template with 100 "No" candidates must not take
+    them all from a priority-1 template and from its own "Yes" ones."""
+    from tasks.questions.assemble import spread
+
+    def cand(template, n, answer, priority):
+        return (None, Candidate("aggregation", ("absence_detection",), f"{template} {n}?", answer, "r", template,
+                                "q", (), priority=priority))
+
+    items = [cand("a", n, "No", 0) for n in range(100)] + [cand("a", 100 + n, "Yes", 0) for n in range(5)]
+    items += [cand("b", n, "No", 1) for n in range(10)]
+    first = [c for _, c in spread(items)[:6]]
+    assert [c.template for c in first] == ["a", "b"] * 3
+    assert [c.answer for c in first if c.template == "a"] == ["No", "Yes", "No"]
+    assert sorted(id(x) for x in spread(items)) == sorted(id(x) for x in items)  # a reordering, nothing lost
+
+
 def test_too_few_categories_relax_the_share_instead_of_emptying_the_set():
     pool = [fake("fact", "state_dependent_attribute", n) for n in range(30)]
     pool += [fake("temporal", "sequence_comprehension", n) for n in range(30)]
@@ -363,6 +383,50 @@ def test_priority_first_then_checkpoints_interleaved_and_seeded():
     assert len(mine) == 2 and {p.checkpoint for p in mine} == {"post_shock", "post_distraction"}
     again = select(opts(per_persona=8, characteristic_floor=2), pool, random.Random(4))
     assert [p.candidate.question for p in again] == [p.candidate.question for p in picked]
+
+
+def variant(characteristic: str, template: str, n: int, answer: str, priority: int = 1):
+    category = CATEGORY_OF[characteristic]
+    cand = Candidate(category, (characteristic,), f"{template} question {n}?", answer, "ref", template, "q", (),
+                     priority=priority)
+    return Prepared(cand, f"{category}.{characteristic}", ASKED_AT, ASKED_AT, (Ref("turn", "t"),), "in_timeline")
+
+
+def test_no_template_writes_more_than_its_share_while_others_can_fill():
+    pool = [variant(ch, f"{cat}.{ch}.v{v}", n, f"a{n}") for cat, chars in CHARACTERISTICS.items() for ch in chars
+            for v in range(3) for n in range(10)]
+    picked = select(opts(per_persona=140, characteristic_floor=3, max_template_share=0.02), pool, random.Random(5))
+    per_template = Counter(p.candidate.template for p in picked)
+    assert len(picked) == 140 and max(per_template.values()) == 2  # floor(0.02 * 140)
+    assert min(Counter(p.characteristic for p in picked).values()) >= 3
+
+
+def test_the_template_cap_is_raised_only_when_the_candidates_cannot_fill_otherwise():
+    pool = [variant("state_dependent_attribute", "fact.state_dependent_attribute", n, f"a{n}") for n in range(30)]
+    pool += [variant("sequence_comprehension", "temporal.sequence_comprehension", n, f"a{n}") for n in range(30)]
+    picked = select(opts(per_persona=20, max_template_share=0.02), pool, random.Random(3))
+    assert Counter(p.candidate.template for p in picked) == {"fact.state_dependent_attribute": 10,
+                                                            "temporal.sequence_comprehension": 10}
+
+
+def test_a_template_asks_its_answers_evenly_not_by_how_many_candidates_carry_each():
+    """90 candidates answer "No" and 10 "Yes": drawn by candidates, 9 personas in 10 would ask "No"."""
+    from tasks.questions.select import rank
+
+    pool = [variant("absence_detection", "aggregation.absence_detection.x", n, "No" if n < 90 else "Yes")
+            for n in range(100)]
+    firsts = [rank(pool, random.Random(seed))[0].candidate.answer for seed in range(400)]
+    assert 0.4 <= firsts.count("Yes") / len(firsts) <= 0.6
+    counts = [f"{n % 9}" for n in range(90)] + ["9"] * 10  # nine counts common, one rare: each asked as often
+    pool = [variant("conditional_counting", "aggregation.conditional_counting.x", n, a) for n, a in enumerate(counts)]
+    ordered = rank(pool, random.Random(1))
+    assert sorted(p.candidate.answer for p in ordered[:10]) == [str(k) for k in range(10)]
+    # priority still comes first, and templates take turns within it
+    pool = [variant("extreme_value", "aggregation.extreme_value.a", n, f"x{n}", priority=1) for n in range(5)]
+    pool += [variant("extreme_value", "aggregation.extreme_value.b", n, f"y{n}", priority=1) for n in range(5)]
+    pool += [variant("extreme_value", "aggregation.extreme_value.c", n, f"z{n}", priority=0) for n in range(2)]
+    ordered = [p.candidate.template[-1] for p in rank(pool, random.Random(2))]
+    assert ordered[:2] == ["c", "c"] and set(ordered[2:4]) == {"a", "b"} and set(ordered[4:6]) == {"a", "b"}
 
 
 # -- multiple choice --------------------------------------------------------------------------------

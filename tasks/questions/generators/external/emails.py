@@ -85,11 +85,14 @@ def email_cross_time_count(ctx: QContext) -> list[Candidate]:
 
 
 def thread_counts(view: DocView) -> list[Candidate]:
-    """How many messages a thread holds (threads of two or more messages)."""
+    """How many messages a thread holds (threads of two or more messages), asked only when the persona's threads
+    differ in length: where every thread is a message and its reply, "2" answers every item unread."""
     threads: dict[str, list[Document]] = defaultdict(list)
     for d in view.emails():
         threads[d.thread_id or d.doc_id].append(d)
-    out = []
+    out: list[Candidate] = []
+    if len({len(docs) for docs in threads.values() if len(docs) >= 2}) < 2:
+        return out  # every thread the same length (a corpus whose threads are all one reply): the count is a given
     for root_id, docs in sorted(threads.items()):
         root = view.by_id.get(root_id)
         label = (view.short_label(root) or view.label(root)) if root else None

@@ -89,12 +89,12 @@ def test_counts_are_fixed_at_asked_at():
 def test_trend_analysis_reads_the_direction():
     ctx = year_context()
     cands = trend_analysis(ctx)
-    quarters = one(cands, "Quarter by quarter from January 2024 to December 2024, did Maya have hobby sessions more "
-                          "often, less often, or about as often?")
-    assert quarters.answer == "more often each quarter" and quarters.extra["counts"] == [1, 2, 3, 4]
+    quarters = one(cands, "Quarter by quarter from January 2024 to December 2024, how did the number of Maya's hobby "
+                          "sessions change?")
+    assert quarters.answer == "it rose each quarter" and quarters.extra["counts"] == [1, 2, 3, 4]
     cites_every_instance(ctx, quarters)
-    halves = one(cands, "Did Maya have hobby sessions more often in the first half (January 2024 to June 2024) or in "
-                        "the second half (July 2024 to December 2024)?")
+    halves = one(cands, "Did Maya have hobby sessions more often in the first half (January 2024 to June 2024), more "
+                        "often in the second half (July 2024 to December 2024), or about equally often in both?")
     assert halves.answer == "the second half" and halves.extra["options_in_question"]
     income = one(trend_analysis(context()), "How did Maya's income band move over the year?")
     assert income.answer == "it rose from middle to upper-middle"
@@ -123,11 +123,29 @@ def test_absence_detection_answers_no_and_lists_every_instance():
     assert calls.answer == "No" and len(calls.extra["event_ids"]) == 3
     never = one(cands, "Between January 1, 2024 and January 31, 2024, did Maya ever host a friend?")
     assert never.answer == "No" and "Yes, once" in never.distractors
-    # a failed call inside the window turns "none went badly" into a count, never a wrong "No"
+    # a failed call inside the window turns the same question's answer to "Yes", with the failed call cited
     bad = {42: ("02-20", "family_call", "negative", "call Priya Shah about a trip", {"relative": "Priya Shah"},
                 [("Priya Shah", "missed_call", "a trip", ["a trip"])])}
-    assert not [c for c in absence_detection(with_events(bad)) if "calls with family" in c.question
-                and "January to March" in c.question]
+    again = one(absence_detection(with_events(bad)), "Did any of Maya's planned calls with family and friends go "
+                                                      "badly from January to March 2024?")
+    assert again.answer == "Yes" and again.extra["count"] == 1 and "No" in again.distractors
+
+
+def test_absence_detection_asks_yes_items_in_the_same_words():
+    """A span that holds the first time is asked exactly as one that does not: the wording gives nothing away."""
+    cands = absence_detection(year_context())
+    yes = one(cands, "Between January 1, 2024 and February 29, 2024, did Maya ever spend a session on a hobby?")
+    assert yes.answer == "Yes" and yes.extra["count"] == 1
+    no = one(cands, "Between January 1, 2024 and January 31, 2024, did Maya ever spend a session on a hobby?")
+    assert no.answer == "No" and no.template == yes.template == "aggregation.absence_detection.never_before"
+    assert set(yes.fact_ids) < set(no.fact_ids)  # a yes rests on what happened inside the span
+
+
+def test_trend_of_names_only_clear_shapes():
+    from tasks.questions.generators.aggregation import TREND_POOL, trend_of
+
+    assert [trend_of(r) for r in ([1, 2, 4], [5, 3, 1], [2, 2, 2], [1, 4, 2], [6, 2, 5])] == list(TREND_POOL[:5])
+    assert [trend_of(r) for r in ([3, 4, 3], [1, 1, 1], [1, 2, 2], [0, 3, 1, 2])] == [None] * 4
 
 
 def test_no_answer_in_its_question_and_every_instance_is_evidenced():

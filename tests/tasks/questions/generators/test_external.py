@@ -108,8 +108,24 @@ def test_email_cross_time_count_counts_every_email_in_the_window(ctx):
     assert priya.question.endswith("send Maya in March 2024 so far?")  # a month span, no day numbers
     assert priya.answer == "2" and priya.all_instances
     assert {r.item_id.rsplit("-", 1)[0] for r in priya.evidence} == {f"{PID}-d0002", f"{PID}-d0003"}
-    thread = one(cands, "external.email_cross_time_count.thread")
-    assert thread.answer == "2"
+    # the corpus's one thread is a message and its reply: with every thread that long the count is a given
+    assert not [c for c in cands if c.template == "external.email_cross_time_count.thread"]
+    reply = next(d for d in ctx.corpus.documents if d.thread_id and d.parent_doc_id)
+    third = reply.model_copy(update={"doc_id": f"{reply.doc_id}-r1", "parent_doc_id": reply.doc_id})
+    chunks = [c.model_copy(update={"chunk_id": f"{third.doc_id}-c01", "doc_id": third.doc_id})
+              for c in ctx.corpus.chunks if c.doc_id == reply.doc_id][:1]
+    longer = QContext(ctx.config, ctx.persona, ctx.world, ctx.corpus.model_copy(
+        update={"documents": ctx.corpus.documents + [third], "chunks": ctx.corpus.chunks + chunks}),
+        ctx.asked_at, ctx.day)
+    assert not emails.thread_counts(kit.doc_view(longer))  # one thread of three: still one length
+    other = [d.model_copy(update={"doc_id": f"{d.doc_id}-x", "thread_id": f"{d.thread_id}-x",
+                                  "parent_doc_id": d.parent_doc_id and f"{d.parent_doc_id}-x",
+                                  "title": f"{d.title} again"})
+             for d in ctx.corpus.documents if d.thread_id == reply.thread_id]
+    both = QContext(ctx.config, ctx.persona, ctx.world, longer.corpus.model_copy(
+        update={"documents": longer.corpus.documents + other}), ctx.asked_at, ctx.day)
+    counted = sorted(c.answer for c in emails.thread_counts(kit.doc_view(both)))
+    assert counted == ["2", "3"]  # threads of two lengths: each is asked
 
 
 def test_email_counts_carry_no_day_numbers_so_a_count_of_1_is_asked(ctx):

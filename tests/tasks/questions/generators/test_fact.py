@@ -50,6 +50,7 @@ def test_state_dependent_attribute_answers_the_current_value_now_and_before_each
     assert before.answer == "Café Lumen"
     after = one(cands, "Which café is Maya's favourite now?", ctx.asked_at.replace(month=2, day=7))
     assert after.answer == "Blue Door Coffee"  # three days after the change
+    assert [c.template.rsplit(".", 1)[-1] for c in (now, before, after)] == ["now", "before_change", "after_change"]
     for c in cands:
         day = (c.asked_at or ctx.asked_at).date()
         fact = ctx.facts[c.fact_ids[0]]

@@ -40,24 +40,57 @@ def test_every_generator_is_registered():
 
 
 def test_relative_positioning_days_between_a_document_and_a_told_fact(ctx):
+    import datetime as dt
+
     cands = mixed.relative_positioning(ctx)
-    days = one(cands, "mixed.relative_positioning.days", '"Pottery?"', "Maya's city is Cambridge")
-    assert days.answer == "1"  # email on March 5, told on March 6
-    assert "March 5" not in days.question  # the document is named without its date
-    assert Ref("turn", f"{PID}-s0004-t01", f"{PID}-f0007") in days.evidence
-    assert Ref("chunk", f"{PID}-d0003-c01") in days.evidence and kinds(days) == {"turn", "chunk"}
+    days = [c for c in cands if c.template == "mixed.relative_positioning.days"]
+    assert days
+    for c in days:  # every count is the days between the document's date and the day the fact was first told
+        gap = abs(dt.date.fromisoformat(c.extra["document_date"]) - dt.date.fromisoformat(c.extra["told_date"]))
+        assert c.answer == str(gap.days)
+    pottery = [c for c in days if '"Pottery?"' in c.question]
+    assert len(pottery) == mixed.PAIRS_PER_DOC  # the email has more facts told near it than it is asked about
+    one_day = one(cands, "mixed.relative_positioning.days", '"Pottery?"', "Maya's city is Cambridge")
+    assert one_day.answer == "1"  # email on March 5, told on March 6
+    assert "March 5" not in one_day.question  # the document is named without its date
+    assert Ref("turn", f"{PID}-s0004-t01", f"{PID}-f0007") in one_day.evidence
+    assert Ref("chunk", f"{PID}-d0003-c01") in one_day.evidence and kinds(one_day) == {"turn", "chunk"}
     order = one(cands, "mixed.relative_positioning.order", '"Pottery?"', "Maya's city is Cambridge")
     assert order.answer == "before" and order.extra["options_in_question"]
-    biscuit = one(cands, "mixed.relative_positioning.days", '"Pottery?"', "pet is Biscuit")
-    assert biscuit.answer == "3"
+    assert cands == mixed.relative_positioning(ctx)  # the draw is seeded
+
+
+def test_relative_positioning_spreads_the_gaps_it_asks():
+    near = [(gap, f"f{gap}") for gap in range(1, 31)]
+    picked = [mixed.spread(ctx_stub(), doc_stub(n), near) for n in range(40)]
+    gaps = [g for pair in picked for g, _ in pair]
+    assert all(pair[0][0] <= 15 < pair[1][0] for pair in picked)  # one from each half of the range
+    assert len(set(gaps)) >= 20
+
+
+def ctx_stub():
+    import random
+
+    class Stub:
+        def rng(self, key):
+            return random.Random(key)
+
+    return Stub()
+
+
+def doc_stub(n):
+    class Doc:
+        doc_id = f"d{n}"
+
+    return Doc()
 
 
 def test_contextual_retrieval_resolves_the_person_from_the_email(ctx):
     cands = mixed.contextual_retrieval(ctx)
-    pottery = one(cands, "mixed.contextual_retrieval.correspondent_attribute", '"Pottery?"')
+    pottery = one(cands, "mixed.contextual_retrieval.sender_attribute", '"Pottery?"')
     assert pottery.answer == "Somerville" and not mentions(pottery.question, "Priya")
     assert pottery.evidence == (Ref("chunk", f"{PID}-d0003-c01"), Ref("turn", f"{PID}-s0003-t01", f"{PID}-f0010"))
-    news = one(cands, "mixed.contextual_retrieval.correspondent_attribute", '"Big news"')
+    news = one(cands, "mixed.contextual_retrieval.sender_attribute", '"Big news"')
     assert news.answer == "Austin" and "Chicago" in news.distractors
     assert not mentions(news.question, "Daniel")
 

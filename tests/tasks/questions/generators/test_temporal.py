@@ -61,13 +61,23 @@ def test_sequence_comprehension_answers_the_earliest_and_names_the_options():
     for c in cands:
         ids = c.extra["event_ids"]
         assert len({dates[i] for i in ids}) == len(ids)
-        assert ids[0] == min(ids, key=lambda i: dates[i])
+        assert ids == sorted(ids, key=lambda i: dates[i])
+        assert c.template.endswith({"last": ".last"}.get(c.extra["asks"], ".pair" if len(ids) == 2 else ".triple"))
         assert all(mentions(c.question, d) for d in c.distractors) and mentions(c.question, c.answer)
     assert any(len(c.extra["event_ids"]) == 3 for c in cands)
     assert not [c for c in cands if "Noor Gonzales" in c.question]  # duplicate titles are never options
     pair = one(cands, "Which did Maya do first: try Blue Door Coffee on Willow Crescent, or host Priya Shah for the "
                       "football final?")
     assert pair.answer == "try Blue Door Coffee on Willow Crescent"
+    last = [c for c in cands if c.extra["asks"] == "last"]
+    assert last and all(c.question.startswith("Of ") and c.question.endswith(", which did Maya do last?")
+                        for c in last)
+    from tasks.questions.generators.kit import stories
+
+    title = {s.event.event_id: s.title for s in stories(ctx)}
+    for c in last:  # the answer is the latest of the three, the two earlier ones its distractors
+        ids = c.extra["event_ids"]
+        assert c.answer == title[ids[-1]] and set(c.distractors) == {title[i] for i in ids[:-1]}
 
 
 def test_sequence_option_order_is_seeded():
@@ -96,6 +106,9 @@ def test_implicit_temporal_lookup_dates_an_event_named_by_its_effect():
     assert "2024-02-03" in lumen.distractors and all(len(d) == 10 for d in lumen.distractors)
     flat = one(cands, "On what date did the flat at 82 Elm Road stop being Maya's home?")
     assert flat.answer == "2024-03-25"
+    assert lumen.template == "temporal.implicit_temporal_lookup.change"
+    start = one(cands, "On what date did Blue Door Coffee become Maya's favourite café?")
+    assert start.answer == lumen.answer and start.template == "temporal.implicit_temporal_lookup.start"
     title = one(cands, "On what date did Maya host Priya Shah for the football final?")
     assert title.answer == "2024-02-14" and title.extra["event_ids"] == ["p0001-e0008"]
 
