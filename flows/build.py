@@ -31,6 +31,7 @@ from schemas.tables import CORPUS_TABLES, RELEASE_TABLES, TABLES
 from tasks.domains import pack_for
 from tasks.llm import prompts
 from tasks.llm.preflight import check_providers
+from tasks.metrics import difficulty
 from tasks.metrics import report as metrics_report
 from tasks.metrics.report import card_section
 from tasks.world import profile
@@ -228,7 +229,8 @@ def measure(layout: Layout, config: BuildConfig, run_id: str, land_keys: dict[st
     """Content hashes, row counts, the manifest's figures and the validity measures of the run's corpus tables,
     computed in DuckDB (measures: tasks/metrics/, one persona at a time); reused from an earlier run whose
     personas all landed under the same keys (equal keys, equal partitions: flows/fingerprint.py
-    `corpus_fingerprint`). The measures land as the run's `measures` table, which the validity gates read."""
+    `corpus_fingerprint`). The measures land as the run's `measures` table, which the validity gates read, and
+    which baselines answer each question as `question_difficulty`."""
     path = layout.prefect_cache / "corpus" / f"{corpus_fingerprint(config, land_keys)}.json"
     figures = None if _refresh() else landing.read_json(path)
     if figures is not None:
@@ -240,7 +242,15 @@ def measure(layout: Layout, config: BuildConfig, run_id: str, land_keys: dict[st
         finally:
             con.close()
         landing.write_text(path, json.dumps(figures, sort_keys=True))
-    land_rows(layout, "measures", [MeasureRow.model_validate(r) for r in figures["measures"]], run_id)
+    rows = [MeasureRow.model_validate(r) for r in figures["measures"]]
+    land_rows(layout, "measures", rows, run_id)
+    con = session(layout, run_id)
+    try:
+        asked = con.execute("select question_id, category, answer_type, answer from questions where run_id = ? "
+                            "order by question_id", [run_id]).fetchall()
+    finally:
+        con.close()
+    land_rows(layout, "question_difficulty", difficulty.labels(rows, asked), run_id)
     return figures
 
 

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-SCORE_METHODS = ("exact", "numeric", "option", "judge", "judge_majority")
+SCORE_METHODS = ("exact", "numeric", "option", "decline", "judge", "judge_majority")
 OFFLINE_READER = "offline-extractive"
 """The reader label of the deterministic extractive reader (no model call)."""
 
@@ -36,7 +36,7 @@ class EvalResult(BaseModel):
     mrr: float | None = None
     answer: str = Field("", description="the reader's answer")
     correct: bool | None = None
-    score_method: Literal["exact", "numeric", "option", "judge", "judge_majority"]
+    score_method: Literal["exact", "numeric", "option", "decline", "judge", "judge_majority"]
     judge_agreement: float | None = Field(None, description="share of judges agreeing with the majority verdict")
     reader: str = Field(description=f"{OFFLINE_READER!r} offline, else provider/model")
     judge: str = Field("", description="judge label for judge-scored rows (offline: 'offline-judge')")

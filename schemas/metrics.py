@@ -31,6 +31,23 @@ class MeasureRow(BaseModel):
     note: str = Field("", description="why the value is null, or what it rests on")
 
 
+class QuestionDifficulty(BaseModel):
+    """Which adversarial baselines answer one question (table `question_difficulty`, from the difficulty measures):
+    an item `question_only_*` or `answer_prior` solves needs no memory, one `bm25_copy` or `pattern_memory` solves
+    needs only the shallowest."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    question_id: str
+    category: str
+    answer_type: str
+    solved_by: list[str] = Field(default_factory=list, description="the baselines that answer it correctly")
+    scored_by: list[str] = Field(default_factory=list, description="the baselines that were scored on it "
+                                 "(question_only_* only on multiple choice)")
+    memory_free: bool = Field(description="its template's answer prior gives its answer where a guess would not (a "
+                              "short or long answer, not yes/no): answerable without memory")
+
+
 def measure_row(measure: str, value: float | None, n: int, detail: dict[str, Any] | None = None,
                 note: str = "") -> MeasureRow:
     """A MeasureRow: its group the name's first part, its direction `direction(measure)`, its value rounded to
@@ -50,7 +67,7 @@ def measure_names() -> tuple[str, ...]:
               "coherence.greetings_against_time", "coherence.unrelated_senders"]
     names += [f"facts.{m}" for m in ("verbatim_mentions", "mentions_per_fact", "multi_turn_facts", "pattern_recall")]
     names += [f"questions.{m}" for m in ("templates", "skeletons", "top_template_share", "template_answer_share",
-                                         "yes_no_balance", "answer_entropy")]
+                                         "yes_no_balance", "answer_entropy", "abstention_share")]
     names += ["difficulty.chance"] + [f"difficulty.chance.{c}" for c in ALL_CATEGORIES]
     for b in BASELINES:
         names += [f"difficulty.{b}"] + [f"difficulty.{b}.{c}" for c in ALL_CATEGORIES]

@@ -62,6 +62,13 @@ class Question(_Row):
     derivation: dict[str, Any] = Field(description="template, query over the fact store, computed answer, facts used")
 
 
+    @property
+    def abstention(self) -> str | None:
+        """The abstention kind of an unanswerable item (`derivation["abstention"]`: never_said, someone_else,
+        only_planned; `unanswerable` for an imported one), else None: its gold is a decline."""
+        found = self.derivation.get("abstention") if isinstance(self.derivation, dict) else None
+        return str(found) if found else None
+
     @field_validator("category")
     @classmethod
     def _known_category(cls, value: str) -> str:

@@ -25,7 +25,7 @@ from schemas.corpus import Bullet, Chunk, Document, FactMention, Session, Turn
 from schemas.eval import EvalResult
 from schemas.finance import ImpactConstraint
 from schemas.llm import LLMCall
-from schemas.metrics import MeasureRow
+from schemas.metrics import MeasureRow, QuestionDifficulty
 from schemas.profile import Persona
 from schemas.qa import Evidence, Question
 from schemas.release import ReleaseRecord, RunRecord
@@ -75,6 +75,7 @@ TABLES: dict[str, Table] = {
         Table("persona_portraits", PortraitSlot, ("persona_id", "slot")),
         Table("gate_results", GateResult, ("suite", "expectation", "column_name"), per_persona=False),
         Table("measures", MeasureRow, ("measure",), per_persona=False),
+        Table("question_difficulty", QuestionDifficulty, ("question_id",), per_persona=False),
         Table("runs", RunRecord, ("run_id",), per_persona=False),
         Table("releases", ReleaseRecord, ("name", "version"), per_persona=False),
         Table("eval_results", EvalResult, ("eval_id", "system", "setting", "k", "question_id"), per_persona=False),
@@ -82,8 +83,8 @@ TABLES: dict[str, Table] = {
 }
 
 CORPUS_TABLES = tuple(n for n, t in TABLES.items() if t.per_persona)
-"""Tables a persona branch produces; a release holds these plus gate_results and measures."""
-RELEASE_TABLES = CORPUS_TABLES + ("gate_results", "measures")
+"""Tables a persona branch produces; a release holds these plus gate_results, measures and question_difficulty."""
+RELEASE_TABLES = CORPUS_TABLES + ("gate_results", "measures", "question_difficulty")
 """`eval_results` is written by `lifeloom eval` next to a release (warehouse/evaluation.py), never into it."""
 
 

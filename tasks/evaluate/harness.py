@@ -101,7 +101,7 @@ def evaluate(release: str, eval_id: str, questions: list[Question], evidence: li
     for i, (p, a) in enumerate(zip(pending, answers, strict=True)):
         if p["system"] in baselines.QUESTION_ONLY and p["q"].answer_type != "mcq":
             scores[i] = judge.Score(None, "option")  # question-only baselines answer multiple choice only
-        elif p["q"].answer_type == "long":
+        elif p["q"].answer_type == "long" and not p["q"].abstention:
             long_idx.append(i)
         else:
             scores[i] = judge.score(p["q"], a)

@@ -3,6 +3,9 @@
 Deterministic wherever possible:
 - mcq: the answer is matched to an option by content (normalized text); correct iff it is the gold option;
 - short: normalized exact match, or numeric match (relative tolerance 1e-6) when the gold answer is a number;
+- abstention items (`Question.abstention`: the history cannot answer them): correct iff the answer declines
+  (`is_decline`: "there is no record of it", "you never mentioned that", "I don't know", LoCoMo's "not
+  mentioned", LongMemEval's "did not mention"), whatever the answer type;
 - long: a binary LLM judge with the pinned `judge_answer` prompt and the item's rubric, optionally the
   majority of three judges (samples 0, 1, 2) with their agreement reported. Offline, the `judge_answer`
   narrator is a deterministic keyword-coverage judge, labelled `offline-judge`.
@@ -10,6 +13,7 @@ Deterministic wherever possible:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from schemas.eval import JudgeVerdict
@@ -28,6 +32,33 @@ class Score:
     method: str
     agreement: float | None = None
     judge: str = ""
+
+
+_DECLINE = re.compile(
+    r"\bno (?:record|mention|information|info|indication|sign|evidence)\b"
+    r"|\bnot (?:been )?(?:mentioned|recorded|said|stated|known)\b"
+    r"|\bnever (?:mentioned|said|told|talked|brought|came up)\b"
+    r"|\b(?:did|do|does|have|has)(?:n't| not) "
+    r"(?:mention(?:ed)?|sa(?:y|id)|t(?:ell|old)|know|ha(?:ve|d) (?:any|that)|c[oa]me up|record(?:ed)?)\b"
+    r"|\b(?:can(?:no|')t|cannot|couldn't|could not|unable to) (?:find|tell|say|answer|know|see)\b"
+    r"|\bnothing (?:about|on|in|suggests|says|indicates)\b|\b(?:i|we) (?:don't|do not) know\b|\bunanswerable\b"
+    r"|\bnot (?:in|from) (?:the|our|my|your) (?:conversations?|history|records?|notes)\b", re.I)
+"""What a decline says: the history holds no answer (an abstention item's only correct reply)."""
+
+
+_BUT = re.compile(r"[,;]\s*but\b|\bhowever\b|\bthough\b", re.I)
+
+
+def is_decline(answer: str) -> bool:
+    """True when `answer` declines to answer for want of a record (see `_DECLINE`) and does not go on to answer
+    anyway ("She didn't say much, but it went well on May 2" is an answer)."""
+    found = _DECLINE.search(answer or "")
+    return found is not None and not _BUT.search(answer[found.end():])
+
+
+def score_decline(answer: str) -> Score:
+    """An abstention item: correct iff the answer is a decline."""
+    return Score(is_decline(answer), "decline")
 
 
 def option_of(question: Question, answer: str) -> int | None:
@@ -103,7 +134,10 @@ def score_long_many(items: list[tuple[Question, str]], gateway=None, majority: b
 
 
 def score(question: Question, answer: str) -> Score:
-    """Deterministic scoring of an mcq or short answer (long answers go through `score_long`)."""
+    """Deterministic scoring of an abstention item, an mcq or a short answer (long answers go through
+    `score_long`)."""
+    if question.abstention:
+        return score_decline(answer)
     if question.answer_type == "mcq":
         return score_mcq(question, answer)
     if question.answer_type == "short":

@@ -33,6 +33,9 @@ from tasks.interop import (
 TO_LOCOMO = {"aggregation": 1, "mixed": 1, "temporal": 2, "fact": 4, "external": 4, "hallucination": 5,
              "misleading": 5}
 """LoCoMo's categories: 1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial."""
+ADVERSARIAL = 5
+NOT_MENTIONED = "Not mentioned in the conversation"
+"""An abstention item's LoCoMo gold: its category 5 (adversarial) scorer checks for "not mentioned"."""
 FROM_LOCOMO = {1: "aggregation", 2: "temporal", 3: "fact", 4: "fact", 5: "hallucination"}
 ASSISTANT = "Assistant"
 _DATE = re.compile(r"^\s*(\d{1,2}):(\d{2})\s*([ap]m)\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})\s*$", re.I)
@@ -97,9 +100,13 @@ def _qa(q: Question, bundle: Bundle, dia: dict[str, str], report: Report) -> dic
         else:
             report.add("unmapped_evidence", f"{q.question_id}:{e.evidence_id}",
                        f"{e.evidence_kind} evidence has no dia_id")
-    return {"question": q.question, "answer": q.answer, "evidence": evidence, "category": TO_LOCOMO[q.category],
+    item = {"question": q.question, "answer": q.answer, "evidence": evidence, "category": TO_LOCOMO[q.category],
             "question_id": q.question_id, "question_date": q.question_time.astimezone(dt.UTC).isoformat(),
             "lifeloom_category": q.category, "characteristics": q.characteristics, **question_extras(q)}
+    if q.abstention:  # LoCoMo's adversarial form: its scorer credits a prediction saying "not mentioned"
+        item |= {"category": ADVERSARIAL, "answer": NOT_MENTIONED, "lifeloom_answer": q.answer,
+                 "adversarial_answer": str(q.derivation.get("misleading_answer") or q.reference_answer)}
+    return item
 
 
 # --- import ------------------------------------------------------------------------------------------------
@@ -176,7 +183,7 @@ def _import_qa(pid: str, j: int, item: Any, dia: dict[str, str], last: dt.dateti
     if category is None:
         report.add("unmapped_value", qid, f"category {item.get('category')!r} unknown; item skipped", "error")
         return
-    answer = item.get("answer", item.get("adversarial_answer"))
+    answer = item.get("lifeloom_answer", item.get("answer", item.get("adversarial_answer")))
     if answer is None:
         report.add("malformed_question", qid, "no answer; item skipped", "error")
         return

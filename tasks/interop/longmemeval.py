@@ -9,7 +9,9 @@ lifeloom adds keys LongMemEval's readers ignore: per item `persona_id`, `persona
 ...); per message `turn_id`, `timestamp` and `category`. Without them every item belongs to one persona, a
 message is dated its session plus k-1 minutes, and an answer session without a has_answer flag makes all
 of its user messages evidence (reported). Documents and chunk evidence have no LongMemEval form: the export
-reports them.
+reports them. An abstention item (`Question.abstention`) is exported as LongMemEval's are: `<id>_abs`, its
+explanation as `answer`, its evidence (the nearest misleading mention) as answer sessions; an imported `_abs` item
+is an abstention item (`derivation.abstention = "unanswerable"`), and our own keep their ids.
 """
 
 from __future__ import annotations
@@ -35,6 +37,11 @@ TO_TYPE = {"fact": "single-session-user", "external": "single-session-user", "te
            "misleading": "knowledge-update"}
 FROM_TYPE = {"single-session-user": "fact", "single-session-assistant": "fact", "single-session-preference": "fact",
              "temporal-reasoning": "temporal", "multi-session": "aggregation", "knowledge-update": "fact"}
+
+
+ABS = "_abs"
+"""LongMemEval marks an abstention item by this question-id suffix (its evaluation asks whether the answer declines);
+an abstention item's `answer` is its explanation (the reference answer), as LongMemEval's own are."""
 
 
 def format_date(ts: dt.datetime) -> str:
@@ -82,14 +89,16 @@ def export_longmemeval(bundle: Bundle) -> tuple[list[dict[str, Any]], Report]:
                              for t in msgs])
             if any(t.turn_id in gold for t in msgs):
                 answer_sessions.append(s.session_id)
+        abstain = {"lifeloom_answer": q.answer} if q.abstention else {}
         items.append({
-            "question_id": q.question_id, "question_type": TO_TYPE[q.category], "question": q.question,
-            "answer": q.answer, "question_date": format_date(q.question_time),
+            "question_id": f"{q.question_id}{ABS}" if q.abstention else q.question_id,
+            "question_type": TO_TYPE[q.category], "question": q.question,
+            "answer": q.reference_answer if q.abstention else q.answer, "question_date": format_date(q.question_time),
             "haystack_session_ids": [s.session_id for s in sessions],
             "haystack_dates": [format_date(s.started_at) for s in sessions], "haystack_sessions": haystack,
             "answer_session_ids": answer_sessions, "persona_id": q.persona_id, "persona_name": names[q.persona_id],
             "lifeloom_category": q.category, "characteristics": q.characteristics,
-            "question_time": q.question_time.astimezone(dt.UTC).isoformat(), **question_extras(q),
+            "question_time": q.question_time.astimezone(dt.UTC).isoformat(), **question_extras(q), **abstain,
         })
     covered = {sid for item in items for sid in item["haystack_session_ids"]}
     for s in ordered:
@@ -146,8 +155,9 @@ def _import_item(pid: str, item: dict[str, Any], sessions: dict[str, Session], t
             report.add("session_level_evidence", f"{qid}:{sid}", "no has_answer flag; its user messages are evidence")
             gold += [t.turn_id for t in turns[str(sid)] if t.role == "user"]
     qtype = str(item.get("question_type", ""))
+    abstains = qid.endswith(ABS)
     category = lifeloom_category(str(item.get("lifeloom_category", ""))) or (
-        "hallucination" if qid.endswith("_abs") else FROM_TYPE.get(qtype))
+        "hallucination" if abstains else FROM_TYPE.get(qtype))
     if category is None:
         report.add("unmapped_value", qid, f"question_type {qtype!r} unknown; item skipped", "error")
         return
@@ -157,14 +167,17 @@ def _import_item(pid: str, item: dict[str, Any], sessions: dict[str, Session], t
         report.add("malformed_question", qid, f"question_date {item.get('question_date')!r} unreadable; skipped",
                    "error")
         return
-    answer = str(item.get("answer", ""))
+    answer = str(item.get("lifeloom_answer", item.get("answer", "")))
+    extras = extras_of(item, category, answer, {
+        "source": "longmemeval", "question_type": qtype,
+        "answer_session_ids": [str(s) for s in item.get("answer_session_ids") or []]}
+        | ({"abstention": "unanswerable"} if abstains else {}))
+    if abstains and extras["derivation"].get("abstention"):
+        qid = qid[:-len(ABS)] if "lifeloom_derivation" in item else qid  # our own export: the id it had
     bundle.questions.append(Question(
         question_id=qid, persona_id=pid, category=category,
         characteristics=[str(c) for c in item.get("characteristics") or []] or [qtype or category],
-        question_time=qtime, question=str(item.get("question", "")), answer=answer,
-        **extras_of(item, category, answer, {
-            "source": "longmemeval", "question_type": qtype,
-            "answer_session_ids": [str(s) for s in item.get("answer_session_ids") or []]})))
+        question_time=qtime, question=str(item.get("question", "")), answer=answer, **extras))
     bundle.evidence.extend(Evidence(question_id=qid, evidence_id=t, evidence_kind="turn") for t in dict.fromkeys(gold))
 
 

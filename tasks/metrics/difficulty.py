@@ -9,6 +9,9 @@ current-value and past-value items, each beside chance on the same items.
   answer is the value of a fact the derivation cites, still valid at the question's date (current) or ended
   before it (past).
 
+The overall row of each baseline lists the ids of the items it solves (`detail.solved`): `labels` turns them into one
+`question_difficulty` row per item (which baselines answer it), landed beside the measures.
+
 A memory-free or shallow baseline more than `FAR_ABOVE_CHANCE` above chance on at least `MIN_ITEMS` items is
 named in the row's note: those items do not need the memory (or the inference) the benchmark means to test.
 """
@@ -43,8 +46,9 @@ MIN_ITEMS = 10
 
 
 def correct(question: Question, answer: str) -> bool:
-    """The harness's deterministic scoring; long answers by the offline keyword judge."""
-    if question.answer_type == "long":
+    """The harness's deterministic scoring; abstention items as a decline or not; other long answers by the
+    offline keyword judge."""
+    if question.answer_type == "long" and not question.abstention:
         return bool(judge.offline_verdict(judge.judge_context(question, answer))["correct"])
     return bool(judge.score(question, answer).correct)
 
@@ -129,7 +133,10 @@ class DifficultyTally:
 
     def _baseline(self, system: str, categories: list[str]) -> list[MeasureRow]:
         scored = [i for i in self.items if system in i.results]
-        rows = [self._row(f"difficulty.{system}", system, scored)]
+        overall = self._row(f"difficulty.{system}", system, scored)
+        overall.detail["solved"] = sorted(i.question.question_id for i in scored if i.results[system])
+        overall.detail["scored"] = len(scored)
+        rows = [overall]
         for c in categories:
             rows.append(self._row(f"difficulty.{system}.{c}", system,
                                   [i for i in scored if i.question.category == c]))
@@ -155,3 +162,26 @@ class DifficultyTally:
 def _mean(values) -> float:
     values = [float(v) for v in values]
     return sum(values) / len(values) if values else 0.0
+
+
+def labels(rows: list, questions: list[tuple[str, ...]]) -> list:
+    """One QuestionDifficulty per question (`questions`: id, category, answer type[, answer]) from the measure rows'
+    `difficulty.<baseline>` details: which baselines solve it, which were scored on it, and whether it is
+    `memory_free`: its template's prior (`answer_prior`) gives its answer where a guess would not (a short or long
+    answer other than yes/no). A question-only heuristic or the prior on multiple choice or yes/no is right one time
+    in six or two by chance alone, so those solves are labelled but do not make an item memory-free."""
+    from schemas.metrics import QuestionDifficulty
+
+    solved = {}
+    for r in rows:
+        name = r.measure.removeprefix("difficulty.")
+        if r.measure.startswith("difficulty.") and name in BASELINES and "solved" in r.detail:
+            solved[name] = set(r.detail["solved"])
+    out = []
+    for qid, category, answer_type, *answer in questions:
+        scored = [b for b in BASELINES if b in solved and (b not in QUESTION_ONLY or answer_type == "mcq")]
+        by = [b for b in scored if qid in solved[b]]
+        guessable = answer_type == "mcq" or bool(answer) and normalize(answer[0]) in ("yes", "no")
+        out.append(QuestionDifficulty(question_id=qid, category=category, answer_type=answer_type, solved_by=by,
+                                      scored_by=scored, memory_free="answer_prior" in by and not guessable))
+    return out

@@ -9,6 +9,9 @@
 - `questions.yes_no_balance`: 1 - 2 |share of "yes" - 1/2| over the yes/no items: 1 balanced, 0 one-sided.
 - `questions.answer_entropy`: per characteristic, the entropy of its answers over the most it could be
   (log of its item count), averaged over characteristics weighted by items.
+- `questions.abstention_share`: the share of items the history cannot answer (`Question.abstention`: their gold is
+  a decline), with the count by kind (never_said, someone_else, only_planned) and the share of the abstention
+  templates' items that are answerable twins in the same words (half means the form gives nothing away).
 """
 
 from __future__ import annotations
@@ -49,7 +52,7 @@ class QuestionTally:
         if not qs:
             return [row(f"questions.{m}", None, 0, note="no questions") for m in (
                 "templates", "skeletons", "top_template_share", "template_answer_share", "yes_no_balance",
-                "answer_entropy")]
+                "answer_entropy", "abstention_share")]
         derived = [q for q in qs if isinstance(q.derivation, dict) and q.derivation.get("template")]
         templates = Counter(template_of(q) for q in qs)
         top, top_n = templates.most_common(1)[0]
@@ -63,6 +66,7 @@ class QuestionTally:
             self._answer_share(qs),
             self._yes_no(qs),
             self._entropy(qs),
+            self._abstention(qs),
         ]
 
     def _answer_share(self, qs: list[Question]) -> MeasureRow:
@@ -108,3 +112,12 @@ class QuestionTally:
             total += n
         return row("questions.answer_entropy", weighted / total if total else None, total,
                    {"by_characteristic": scores}, "" if total else "too few items per characteristic")
+
+    def _abstention(self, qs: list[Question]) -> MeasureRow:
+        kinds = Counter(q.abstention for q in qs if q.abstention)
+        templates = {template_of(q) for q in qs if q.abstention}
+        shared = [q for q in qs if template_of(q) in templates]
+        twins = sum(1 for q in shared if not q.abstention)
+        return row("questions.abstention_share", sum(kinds.values()) / len(qs), len(qs),
+                   {"by_kind": dict(sorted(kinds.items())),
+                    "answerable_share_in_abstention_templates": round(twins / len(shared), 4) if shared else None})

@@ -42,7 +42,7 @@ from tasks.llm.checks import hard_check
 from tasks.questions import mcq
 from tasks.questions.base import GENERATORS, STAGE, Candidate, Generator, QContext, Ref
 from tasks.questions.checkpoints import ShockCheck, checkpoint_of, context_at, probe_days
-from tasks.questions.select import Prepared, answer_key, round_robin, select, valid_characteristics
+from tasks.questions.select import Prepared, abstains, answer_key, round_robin, select, valid_characteristics
 
 CONTROL = "control"
 """The generator key the zero-memory controls are recorded under."""
@@ -136,11 +136,12 @@ def spread(ordered: list[tuple[QContext, Candidate]]) -> list[tuple[QContext, Ca
     template its distinct answers take turns in order of first appearance. Without this a generator's 40 slots
     all go to its priority-0 template (the other templates never reach selection and its cap) and to the
     answer most candidates share."""
-    by_template: dict[str, dict[str, list]] = defaultdict(dict)
+    by_template: dict[str, dict[bool, dict[str, list]]] = defaultdict(lambda: defaultdict(dict))
     for item in ordered:
-        answers = by_template[item[1].template]
+        answers = by_template[item[1].template][abstains(item[1])]
         answers.setdefault(answer_key(item[1].answer), []).append(item)
-    streams = [round_robin(list(answers.values())) for answers in by_template.values()]
+    streams = [round_robin([round_robin(list(answers.values())) for answers in sides.values()])
+               for sides in by_template.values()]
     return round_robin(streams)
 
 

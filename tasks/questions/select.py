@@ -88,26 +88,38 @@ def rank(items: list[Prepared], rng: random.Random) -> list[Prepared]:
     within a template, its answers in turn, in a seeded order of its distinct answers: the first answer a
     persona's template asks is drawn uniformly over the answers its candidates have, not by how many carry each
     (a template whose candidates are mostly "No" asks "Yes" as often when it can, and a count template does not
-    favour the count its world makes commonest). Within one answer: checkpoints interleaved (the rarer
+    favour the count its world makes commonest); abstention items and answerable ones take turns first
+    (`abstains`). Within one answer: checkpoints interleaved (the rarer
     post_shock and in_timeline items first in each turn), then a seeded draw."""
     draws = {id(p): rng.random() for p in items}
     by_key: dict[tuple[int, str, str], list[Prepared]] = defaultdict(list)
     for p in sorted(items, key=lambda p: (p.candidate.priority, draws[id(p)])):
         by_key[(p.candidate.priority, p.candidate.template, answer_key(p.candidate.answer))].append(p)
-    levels: dict[int, dict[str, list[list[Prepared]]]] = defaultdict(lambda: defaultdict(list))
+    levels: dict[int, dict[str, dict[bool, list[list[Prepared]]]]] = defaultdict(
+        lambda: defaultdict(lambda: defaultdict(list)))
     for (priority, template, _), group in sorted(by_key.items()):
-        levels[priority][template].append(_interleaved(group, draws))
+        levels[priority][template][abstains(group[0].candidate)].append(_interleaved(group, draws))
     out: list[Prepared] = []
     for priority in sorted(levels):
         templates = sorted(levels[priority])
         rng.shuffle(templates)
         streams = []
         for template in templates:
-            answers = levels[priority][template]
-            rng.shuffle(answers)
-            streams.append(round_robin(answers))
+            sides = []
+            for side in sorted(levels[priority][template]):
+                answers = levels[priority][template][side]
+                rng.shuffle(answers)
+                sides.append(round_robin(answers))
+            rng.shuffle(sides)
+            streams.append(round_robin(sides))
         out += round_robin(streams)
     return out
+
+
+def abstains(cand: Candidate) -> bool:
+    """An abstention item (its gold a decline). Within a template, abstention items and their answerable twins
+    take turns like two answers, so about half of a template's items must be declined and half answered."""
+    return bool(cand.extra.get("abstention"))
 
 
 def answer_key(answer: str) -> str:

@@ -9,10 +9,13 @@ involves (running, travel, spending, ...) so constraints can forbid conflicting 
 from __future__ import annotations
 
 import random
+import re
 import string
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+import inflect
 
 Entity = dict[str, str]
 
@@ -80,6 +83,17 @@ class Outcome:
     lifestyle: str | None = None
 
 
+_ARTICLE = re.compile(r"\b(a|an) ([A-Za-z][\w'-]*)")
+
+
+_INFLECT = inflect.engine()
+
+
+def agree_articles(text: str) -> str:
+    """`a`/`an` before a word as inflect says that word takes it."""
+    return _ARTICLE.sub(lambda m: _INFLECT.a(m.group(2)), text)
+
+
 @dataclass(frozen=True)
 class EventKind:
     key: str
@@ -113,8 +127,9 @@ class EventKind:
         return tuple(name for s in specs for _, name, _, _ in string.Formatter().parse(s.value) if name)
 
     def title_for(self, entity: Entity) -> str:
-        """The plan title for this entity."""
-        return self.title.format(**entity)
+        """The plan title for this entity, its articles agreeing with what follows ("start an Italian cooking
+        course", not "a Italian")."""
+        return agree_articles(self.title.format(**entity))
 
     def outcome(self, valence: str) -> Outcome:
         """What a positive or a negative rollout of this kind establishes."""

@@ -24,6 +24,7 @@ from tasks.questions.generators.kit import (
     NOT_ENTITIES,
     Story,
     as_noun,
+    date_pool,
     entity_pool,
     histories,
     known,
@@ -344,14 +345,6 @@ def _changes(ctx: QContext) -> list[Candidate]:
 
 
 # ---------------------------------------------------------------------------- implicit_temporal_lookup
-
-
-def date_pool(ctx: QContext, answer: dt.date) -> tuple[str, ...]:
-    """Other ISO dates: neighbouring days and the dates of nearby events."""
-    near = sorted({s.date for s in stories(ctx) if 0 < abs((s.date - answer).days) <= 21},
-                  key=lambda d: (abs((d - answer).days), d))
-    days = [answer + dt.timedelta(days=k) for k in (1, -1, 2, -2, 7, -7)]
-    return pool([d.isoformat() for d in near[:6] + days], answer.isoformat())
 
 
 @generator("temporal", "implicit_temporal_lookup")

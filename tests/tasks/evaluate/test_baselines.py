@@ -100,6 +100,15 @@ def test_difficulty_scores_on_a_tiny_corpus():
     assert rows["difficulty.chance"].value == 0.0
     assert rows["difficulty.oracle_copy"].better == "none"
     assert rows["difficulty.pattern_memory.fact"].n == 1 and rows["difficulty.pattern_memory.temporal"].n == 1
+    # each item's labels: which baselines answer it (question_only_* are not scored on short answers)
+    from tasks.metrics.difficulty import labels
+
+    found = {d.question_id: d for d in labels(tally.rows(), [(q.question_id, q.category, q.answer_type) for q in qs])}
+    first = found[qs[0].question_id]
+    assert "pattern_memory" in first.solved_by and "answer_prior" not in first.solved_by and not first.memory_free
+    assert "question_only_longest" not in first.scored_by and "bm25_copy" in first.scored_by
+    assert set(found) == {q.question_id for q in qs}
+    assert rows["difficulty.pattern_memory"].detail["solved"] == sorted(q.question_id for q in qs)
 
 
 @pytest.mark.parametrize("system", baselines.BASELINES)
@@ -129,3 +138,22 @@ def test_eval_harness_runs_the_baselines_as_systems():
     assert got[("pattern_memory", qs[0].question_id)].retrieved_ids == [turns[0].turn_id]
     assert got[("bm25_copy", qs[0].question_id)].hit_at_1 == 1.0 and got[("bm25_copy", qs[0].question_id)].correct
     assert got[("oracle_copy", qs[1].question_id)].correct
+
+
+def test_labels_mark_items_the_answer_prior_gives_away():
+    from schemas.metrics import measure_row
+    from tasks.metrics.difficulty import labels
+
+    rows = [measure_row("difficulty.answer_prior", 0.5, 2, {"solved": ["q1"]}),
+            measure_row("difficulty.question_only_longest", 1.0, 1, {"solved": ["q2"]}),
+            measure_row("difficulty.bm25_copy", 0.5, 2, {"solved": ["q2"]}),
+            measure_row("difficulty.bm25_copy.fact", 0.5, 2, {"solved": ["q1"]})]  # a breakdown row: not read
+    rows.append(measure_row("difficulty.answer_prior", 0.5, 3, {"solved": ["q1", "q3"]}))
+    found = {d.question_id: d for d in labels(rows, [("q1", "fact", "short", "Lisbon"), ("q2", "fact", "mcq", "x"),
+                                                     ("q3", "aggregation", "short", "No")])}
+    assert (found["q1"].solved_by, found["q1"].memory_free) == (["answer_prior"], True)
+    assert found["q1"].scored_by == ["answer_prior", "bm25_copy"]
+    # a question-only guess that is right (one time in six) and a prior that is right on yes/no are labelled, but
+    # a guess is no proof an item needs no memory
+    assert (found["q2"].solved_by, found["q2"].memory_free) == (["question_only_longest", "bm25_copy"], False)
+    assert (found["q3"].solved_by, found["q3"].memory_free) == (["answer_prior"], False)

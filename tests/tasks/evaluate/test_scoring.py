@@ -45,6 +45,25 @@ def test_short_answers_exact_and_numeric():
         assert judge.score(q(answer=gold), gold.lower()).correct is True
 
 
+@pytest.mark.parametrize(("answer", "declines"), [
+    ("There is no record of it", True), ("You did not mention this information.", True),
+    ("Not mentioned in the conversation", True), ("I don't know.", True), ("Maya hasn't mentioned that.", True),
+    ("I can't find anything about that in our conversations.", True), ("She ran it on March 3.", False),
+    ("Lisbon", False), ("She didn't say much about the trip, but it went well on May 2.", False), ("", False),
+])
+def test_a_decline_is_recognized(answer, declines):
+    assert judge.is_decline(answer) is declines
+
+
+def test_abstention_items_are_scored_as_a_decline_or_not_whatever_their_answer_type():
+    item = q(answer="There is no record of it", answer_type="long", question="Which race is Ana training for?",
+             rubric="Required: says there is no record.")
+    item = item.model_copy(update={"derivation": {"abstention": "someone_else"}})
+    assert item.abstention == "someone_else" and q().abstention is None
+    assert judge.score(item, "You never mentioned a race.") == judge.Score(True, "decline")
+    assert judge.score(item, "The Lisbon Half Marathon") == judge.Score(False, "decline")
+
+
 def test_mcq_scored_by_option_content():
     item = q(answer="sales", answer_type="mcq", options=OPTIONS, gold=2, question="Which team?")
     assert judge.score(item, "Sales") == judge.Score(True, "option")
@@ -153,6 +172,13 @@ def test_harness_rows_on_a_hand_made_history():
     assert by["no_memory", 5].correct is False and by["no_memory", 5].reader == "offline-extractive"
     summary = {(s["system"], s["k"]): s for s in harness.summary_rows(rows)}
     assert summary["oracle", 5]["accuracy"] == 1.0 and summary["no_memory", 5]["hit_at_5"] == 0.0
+    # an abstention item: reading its nearest misleading mention and answering from it is wrong; only a decline
+    # is right, and the row says it was scored as one
+    trap = q(answer="There is no record of it", answer_type="long", question="Which city is Ana's sister moving to?",
+             qid="p0000-q0002").model_copy(update={"derivation": {"abstention": "someone_else"}})
+    proof = [Evidence(question_id=trap.question_id, evidence_id="p0000-s0001-t03", evidence_kind="turn")]
+    rows = harness.evaluate("r/v0001", "e", [trap], proof, turns, [], ["oracle"], ["turns"], [5])
+    assert [(r.score_method, r.correct) for r in rows] == [("decline", False)]
 
 
 def test_prompts_render_pinned_and_offline_narrators_answer_through_the_gateway():

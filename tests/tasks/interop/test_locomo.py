@@ -48,3 +48,17 @@ def test_dates():
     assert format_date(at(3, 0, 5)) == "12:05 am on 3 March, 2024"
     assert parse_date(format_date(at(3, 13, 7))) == at(3, 13, 7)
     assert parse_date("8 May 2023") is None
+
+
+def test_abstention_items_export_as_adversarial_and_come_back():
+    from tests.tasks.interop.test_longmemeval import abstention_bundle
+
+    bundle = abstention_bundle()
+    samples, _ = export_locomo(bundle)
+    qa = samples[0]["qa"]
+    abstain = next(i for i in qa if i["question_id"] == "hallucination_0002")
+    assert (abstain["category"], abstain["answer"]) == (5, "Not mentioned in the conversation")
+    assert abstain["adversarial_answer"] == "the carrots"
+    back, _ = import_locomo(samples)
+    mine = next(q for q in back.questions if q.question_id == "hallucination_0002")
+    assert mine.answer == "There is no record of it" and mine.abstention == "someone_else"

@@ -48,3 +48,35 @@ def test_plain_longmemeval_imports_and_reports_what_it_lacks():
 def test_dates():
     assert format_date(at(1, 9)) == "2024/03/01 (Fri) 09:00"
     assert parse_date("2024/03/01 (Fri) 09:00") == at(1, 9)
+
+
+def abstention_bundle():
+    """dialogue_bundle with its second question turned into an abstention item (the nearest mention its evidence)."""
+    bundle = dialogue_bundle("longmemeval")
+    q = bundle.questions[1]
+    bundle.questions[1] = q.model_copy(update={
+        "answer": "There is no record of it", "reference_answer": "There is no record of it: only Oliver dug.",
+        "derivation": q.derivation | {"abstention": "someone_else", "misleading_answer": "the carrots"}})
+    return bundle
+
+
+def test_abstention_items_export_as_abs_and_come_back_with_their_ids():
+    bundle = abstention_bundle()
+    items, _ = export_longmemeval(bundle)
+    plain, abstain = items
+    assert plain["question_id"] == "fact_0001" and abstain["question_id"] == "hallucination_0002_abs"
+    assert abstain["answer"] == "There is no record of it: only Oliver dug."  # LongMemEval's explanatory form
+    assert abstain["answer_session_ids"] == ["p0001-s0001"]  # the nearest misleading mention's session
+    back, issues = import_longmemeval(items)
+    assert issues.issues == []
+    assert dumps(back, "questions") == dumps(bundle, "questions")
+    assert back.questions[1].abstention == "someone_else"
+
+
+def test_a_plain_abs_item_imports_as_an_abstention_item():
+    item = {"question_id": "q9_abs", "question_type": "single-session-user", "question": "Where did I go?",
+            "answer": "You did not mention this information.", "question_date": "2023/05/30 (Tue) 23:40",
+            "haystack_session_ids": [], "haystack_dates": [], "haystack_sessions": [], "answer_session_ids": []}
+    back, _ = import_longmemeval([item])
+    q = back.questions[0]
+    assert (q.question_id, q.category, q.abstention) == ("q9_abs", "hallucination", "unanswerable")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 from collections import Counter
+from dataclasses import replace
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -392,6 +393,10 @@ def variant(characteristic: str, template: str, n: int, answer: str, priority: i
     return Prepared(cand, f"{category}.{characteristic}", ASKED_AT, ASKED_AT, (Ref("turn", "t"),), "in_timeline")
 
 
+def astuple_rest(p: Prepared) -> tuple:
+    return (p.generator, p.asked_at, p.context_time, p.refs, p.checkpoint)
+
+
 def test_no_template_writes_more_than_its_share_while_others_can_fill():
     pool = [variant(ch, f"{cat}.{ch}.v{v}", n, f"a{n}") for cat, chars in CHARACTERISTICS.items() for ch in chars
             for v in range(3) for n in range(10)]
@@ -421,6 +426,13 @@ def test_a_template_asks_its_answers_evenly_not_by_how_many_candidates_carry_eac
     pool = [variant("conditional_counting", "aggregation.conditional_counting.x", n, a) for n, a in enumerate(counts)]
     ordered = rank(pool, random.Random(1))
     assert sorted(p.candidate.answer for p in ordered[:10]) == [str(k) for k in range(10)]
+    # an abstention item and its ten answerable twins (ten dates): declining and answering take turns
+    pool = [variant("fabrication", "hallucination.fabrication.x", n, f"2024-03-{n + 1:02d}") for n in range(10)]
+    trap = variant("fabrication", "hallucination.fabrication.x", 99, "There is no record of it")
+    pool.append(Prepared(replace(trap.candidate, extra={"abstention": "never_said"}), *astuple_rest(trap)))
+    tops = [[p.candidate.answer for p in rank(pool, random.Random(seed))[:2]] for seed in range(200)]
+    assert all("There is no record of it" in top for top in tops)
+    assert 0.35 <= sum(top[0] == "There is no record of it" for top in tops) / len(tops) <= 0.65
     # priority still comes first, and templates take turns within it
     pool = [variant("extreme_value", "aggregation.extreme_value.a", n, f"x{n}", priority=1) for n in range(5)]
     pool += [variant("extreme_value", "aggregation.extreme_value.b", n, f"y{n}", priority=1) for n in range(5)]

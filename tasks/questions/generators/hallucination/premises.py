@@ -14,6 +14,7 @@ from tasks.common.facttext import (
 )
 from tasks.common.timeutil import human_date
 from tasks.questions.base import Candidate, QContext, generator
+from tasks.questions.generators.hallucination.abstain import NO_RECORD, abstention_candidates, answerable_twin
 from tasks.questions.generators.kit import (
     PEOPLE_FIELDS,
     absent,
@@ -34,7 +35,6 @@ from tasks.questions.generators.kit import (
 from tasks.world.catalog import KINDS
 
 CATEGORY = "hallucination"
-NO_RECORD = "There is no record of it"
 NOTABLE_KINDS = frozenset({
     "adopt_pet", "move_flat", "start_course", "join_gym", "buy_vehicle", "city_trip", "run_race", "new_job",
     "concert", "volunteer", "start_book", "new_cafe", "work_project", "doctor_visit", "first_date", "milestone",
@@ -270,7 +270,7 @@ def fabrication(ctx: QContext) -> list[Candidate]:
         if plan.kind in FABRICATION_KEYS and refs(ctx, [f.fact_id for f in facts]):
             latest[plan.kind] = (event, plan, facts)
     if not latest:
-        return []
+        return abstention_candidates(ctx)
     text, titles = world_text(ctx), {p.title for p in ctx.world.plans}
     low = text.lower()
     view = draw_view(ctx, ctx.day)
@@ -320,7 +320,11 @@ def fabrication(ctx: QContext) -> list[Candidate]:
                 ),
                 priority=0 if kind in ("adopt_pet", "move_flat", "run_race", "city_trip", "buy_vehicle") else 1,
                 extra={"event_ids": [event.event_id], "false_premise": title, "fabricated_entity": entity,
-                       "absent_forms": keys, "closest_event_id": event.event_id},
+                       "absent_forms": keys, "closest_event_id": event.event_id, "abstention": "never_said",
+                       "misleading_fact_ids": [f.fact_id for f in facts], "misleading_answer": when},
             )
         )
-    return out
+        out.append(answerable_twin(ctx, f"hallucination.fabrication.{kind}", event, plan, facts,
+                                   priority=out[-1].priority))
+    return [c for c in out if c is not None] + abstention_candidates(ctx)
+

@@ -14,7 +14,7 @@ from typing import Any
 from schemas.world import Event, Fact
 from tasks.common.facttext import is_baseline, mentions
 from tasks.questions.base import QContext
-from tasks.questions.generators.kit.core import NOT_ENTITIES
+from tasks.questions.generators.kit.core import NOT_ENTITIES, pool
 from tasks.world.standing import ENTITY_FIELDS, TEAMS
 
 
@@ -227,3 +227,11 @@ def changes_with_reasons(ctx: QContext) -> list[Change]:
         if facts:
             out.append(Change(before[-1], fact, plan.entity["cause"], cause, facts))
     return out
+
+
+def date_pool(ctx: QContext, answer: dt.date) -> tuple[str, ...]:
+    """Other ISO dates: neighbouring days and the dates of nearby events."""
+    near = sorted({s.date for s in stories(ctx) if 0 < abs((s.date - answer).days) <= 21},
+                  key=lambda d: (abs((d - answer).days), d))
+    days = [answer + dt.timedelta(days=k) for k in (1, -1, 2, -2, 7, -7)]
+    return pool([d.isoformat() for d in near[:6] + days], answer.isoformat())

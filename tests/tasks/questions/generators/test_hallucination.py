@@ -70,13 +70,58 @@ def test_fabrication_is_absent_from_the_whole_world(ctx):
     assert {c.template.rsplit(".", 1)[1] for c in cands} >= {"adopt_pet", "move_flat", "concert", "new_cafe"}
     text = world_text(ctx)
     titles = {p.title for p in ctx.world.plans}
+    dates = {e.event_id: e.date.isoformat() for e in ctx.world.events}
     for cand in cands:
+        if cand.extra.get("answerable_twin"):  # the same question of a real event: answered by its date
+            assert cand.answer == dates[cand.extra["event_ids"][0]] and cand.evidence
+            continue
         assert cand.answer == NO_RECORD and cand.answer_type == "long" and cand.rubric
+        assert cand.extra["abstention"] in ("never_said", "someone_else", "only_planned")
+        if cand.extra["abstention"] != "never_said":
+            continue
         assert cand.extra["false_premise"] not in titles
         assert all(not mentions(text, form) for form in cand.extra["absent_forms"])
         assert cand.evidence and cand.fact_ids  # the closest real event of that kind
-    pet = only(cands, template="hallucination.fabrication.adopt_pet")
+    pet = only([c for c in cands if not c.extra.get("answerable_twin")], template="hallucination.fabrication.adopt_pet")
     assert "Biscuit" not in pet.question and "Biscuit" in pet.reference_answer
+
+
+def abstention_context():
+    from tests.tasks.qgen_premise_world import EVENTS
+
+    events = dict(EVENTS)
+    events[20] = ("04-05", "family_call", "positive", False, "call Daniel Okafor about his weekend",
+                  {"relative": "Daniel Okafor"},
+                  [("Daniel Okafor", "side_project", "a pottery stall", ["a pottery stall"])], None, 0)
+    events[21] = ("04-07", "friend_visit", "positive", False, "host Priya Shah for brunch", {"friend": "Priya Shah"},
+                  [("Priya Shah", "pet", "ginger cat named Saffron", ["ginger cat named Saffron"])], None, 0)
+    world = build_world(events)
+    return context(world, build_corpus(make_persona(), world, events))
+
+
+def test_abstention_items_are_declines_with_the_nearest_misleading_mention():
+    ctx = abstention_context()
+    cands = [c for c in fabrication(ctx) if c.extra.get("abstention") not in ("never_said", None)]
+    other = only(cands, template="hallucination.fabrication.someone_else.side_project")
+    assert other.question == "What side project has Maya started?" and other.answer == NO_RECORD
+    assert "Daniel Okafor" in other.reference_answer and "Daniel" not in other.question
+    said = {t.turn_id: t.text for t in ctx.corpus.turns}
+    assert other.evidence and all("a pottery stall" in said[r.item_id] for r in other.evidence)
+    # Priya's cat is never asked as Maya's: Maya has a dog of her own, so "What pet does Maya have?" has an answer
+    assert not [c for c in cands if c.template.endswith("someone_else.pet")]
+    planned = only(cands, template="hallucination.fabrication.only_planned.move_fell_through")
+    assert planned.question == "When did Maya move into the flat at 8 Birch Road?"
+    assert "fell through on March 16, 2024" in planned.reference_answer
+    assert [ctx.facts[f].attribute for f in planned.extra["misleading_fact_ids"]] == ["move_fell_through"]
+    never = [c for c in fabrication(ctx) if c.extra.get("abstention") == "never_said"]
+    assert never and all(c.extra["misleading_fact_ids"] == list(c.fact_ids) for c in never)
+    # each abstention template also asks, in the same words, of what did happen (its answerable twins)
+    twins = [c for c in fabrication(ctx) if c.extra.get("answerable_twin")]
+    daniel = only(twins, template="hallucination.fabrication.someone_else.side_project")
+    assert (daniel.question, daniel.answer) == ("What side project has Daniel Okafor started?", "a pottery stall")
+    moved = only(twins, template="hallucination.fabrication.only_planned.move_fell_through")
+    assert (moved.question, moved.answer) == ("When did Maya move into the flat at 12 Oak Lane?", "2024-03-06")
+    assert {c.template for c in never} <= {c.template for c in twins}
 
 
 def test_preference_conflict_names_the_current_preference(ctx):
@@ -111,7 +156,9 @@ def test_no_answer_in_question_and_evidence_precedes(ctx):
         for cand in GENERATORS[f"hallucination.{key}"](ctx):
             assert not mentions(cand.question, cand.answer), cand
             assert cand.category == "hallucination" and cand.characteristic == key
-            assert cand.answer_type == "long" and cand.rubric and cand.evidence
+            twin = cand.extra.get("answerable_twin")  # fabrication's real-event twins are short date items
+            assert (cand.answer_type == "short" if twin else cand.answer_type == "long" and cand.rubric)
+            assert cand.evidence
             for ref in cand.evidence:
                 stamp, _ = ctx.item(ref)
                 assert stamp < (cand.asked_at or ctx.asked_at)
@@ -159,7 +206,7 @@ def test_fabrication_never_slots_a_non_job_or_non_employer(ctx, monkeypatch):
         return next(draws, {"role": "pharmacist", "company": "Harbor Clinic"})
 
     monkeypatch.setitem(KINDS, "new_job", dataclasses.replace(KINDS["new_job"], draw=draw))
-    job = only(fabrication(ctx), template="hallucination.fabrication.new_job")
+    job = only([c for c in fabrication(ctx) if c.extra.get("abstention")], template="hallucination.fabrication.new_job")
     assert job.question == "When did Maya start a new job as a pharmacist at Harbor Clinic?"
     for cand in fabrication(ctx) + misattribution(ctx) + contextual_contradiction(ctx):
         for bad in ("unemployed", "self-employed", "stay-at-home parent", "retired"):
