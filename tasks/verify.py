@@ -25,8 +25,10 @@ from tasks.world.ontology import Attribute
 from tasks.world.verify import verify_world
 
 STATE_CHARACTERISTICS = ("state_dependent_attribute", "entity_disambiguation")
-STATE_TEMPLATES = tuple(f"fact.{c}" for c in STATE_CHARACTERISTICS)
-"""Templates whose answer is the current value of their first fact (other variants may ask the past)."""
+STATE_TEMPLATES = tuple(f"fact.{c}" for c in STATE_CHARACTERISTICS) + tuple(
+    f"fact.state_dependent_attribute.{moment}" for moment in ("now", "before_change", "after_change"))
+"""Templates whose answer is the current value of their first fact at the question time (other variants may ask
+the past); each of state_dependent_attribute's moments asks the value then holding."""
 SUGGESTIONS = {
     "turn_carries_fact": "claim only facts the text states",
     "turn_fact_not_valid": "claim only facts that hold on the turn's day",

@@ -240,6 +240,10 @@ FRIEND_UPDATES: tuple[LifeUpdate, ...] = tuple(LifeUpdate(*row) for row in (
     ("got promoted to head of design", "job_title", "head of design", "head of design"),
     ("got a job as a ferry pilot", "job_title", "ferry pilot", "ferry pilot"),
     ("is moving to Vancouver in September", "next_city", "Vancouver", "Vancouver"),
+    ("is moving to Edinburgh in the spring", "next_city", "Edinburgh", "Edinburgh"),
+    ("is moving to Montreal for a new job", "next_city", "Montreal", "Montreal"),
+    ("is moving to Melbourne next year", "next_city", "Melbourne", "Melbourne"),
+    ("is training for the Porto 10K", "race_goal", "the Porto 10K", "Porto 10K"),
     ("adopted a greyhound named Comet", "pet", "a greyhound named Comet", "Comet"),
     ("adopted a ginger cat named Saffron", "pet", "a ginger cat named Saffron", "Saffron"),
 ))

@@ -40,7 +40,7 @@ def test_one_row_per_system_setting_k_question(evaluated):
     questions = json.loads((release / "manifest.json").read_text())["row_counts"]["questions"]
     assert len(rows) == len(SYSTEMS) * 2 * 2 * questions
     assert {r["reader"] for r in rows} == {"offline-extractive"}
-    assert {r["score_method"] for r in rows} <= {"exact", "numeric", "option", "judge"}
+    assert {r["score_method"] for r in rows} <= {"exact", "numeric", "option", "decline", "judge"}
     assert all(len(r["retrieved_ids"]) <= r["k"] for r in rows)
     assert "report:" in output and folder.name in output
 

@@ -167,7 +167,8 @@ def _someone_else(ctx: QContext) -> list[Candidate]:
 
 def _person_twin(ctx: QContext, fact: Fact, template: str) -> list[Candidate]:
     """The someone_else question asked of the person it is true of ("Which race is Daniel Okafor training for?"),
-    answered by their value as of the question: in the same template, so its form does not say to decline."""
+    answered by their value as of the question: in the same template, so its form does not say to decline. Its
+    options are other values of the attribute only (`own_distractors`): short answer when there are too few."""
     now = ctx.current(fact.subject, fact.attribute, ctx.day)
     evidence = refs(ctx, [now.fact_id]) if now is not None else ()
     if now is None or not evidence:
@@ -179,7 +180,7 @@ def _person_twin(ctx: QContext, fact: Fact, template: str) -> list[Candidate]:
         evidence=evidence, priority=0,
         distractors=tuple(dict.fromkeys(f.value for f in ctx.world.facts if f.attribute == fact.attribute
                                         and f.value != now.value)),
-        extra={"answerable_twin": True, "subject": fact.subject,
+        extra={"answerable_twin": True, "own_distractors": True, "subject": fact.subject,
                                                              "attribute": fact.attribute},
     )]
 
