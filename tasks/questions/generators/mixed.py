@@ -18,7 +18,7 @@ from collections import Counter, defaultdict
 
 from schemas.corpus import Chunk, Document, Turn
 from schemas.world import Fact
-from tasks.common.facttext import attribute_phrase, first_name, fits_slot, mentions
+from tasks.common.facttext import attribute_phrase, first_name, fits_slot, is_event_attribute, mentions
 from tasks.common.timeutil import human_date, local_date
 from tasks.questions.base import Candidate, QContext, Ref
 from tasks.questions.generators.kit import (
@@ -148,8 +148,8 @@ def contextual_retrieval(ctx: QContext) -> list[Candidate]:
         now = ctx.current(fact.subject, fact.attribute, ctx.day)
         values = {f.value for f in ctx.history(fact.subject, fact.attribute) if ctx.valid_on(f, ctx.day)}
         if (now is fact and len(values) == 1 and fact.subject != me and turns.refs(fact.fact_id)
-                and fits_slot(fact.attribute, fact.value)):
-            about[fact.subject].append(fact)
+                and fits_slot(fact.attribute, fact.value) and not is_event_attribute(fact.attribute)):
+            about[fact.subject].append(fact)  # a state ("the current job title"), never an event ("visit cancelled")
     mails = [d for d in view.emails() if d.kind not in NOISE_KINDS and d.recipients]
     names = Counter(email_name(view, d) for d in mails)
     out = []

@@ -93,6 +93,10 @@ def test_contextual_retrieval_resolves_the_person_from_the_email(ctx):
     news = one(cands, "mixed.contextual_retrieval.sender_attribute", '"Big news"')
     assert news.answer == "Austin" and "Chicago" in news.distractors
     assert not mentions(news.question, "Daniel")
+    from tasks.common.facttext import is_event_attribute
+
+    for c in cands:  # asked of a state the person is in, never of an event ("the current visit cancelled")
+        assert not is_event_attribute(ctx.facts[c.fact_ids[0]].attribute), c.question
 
 
 def test_post_modification_analysis_before_after_and_what_changed(ctx):
