@@ -369,22 +369,16 @@ def implicit_temporal_lookup(ctx: QContext) -> list[Candidate]:
             answer = event.date.isoformat()
             reference = (f"On {human_date(event.date)} ({answer}) {possessive(p)} {noun} changed from {old.value} to "
                          f"{new.value}.")
-            out.append(Candidate(
-                "temporal", ("implicit_temporal_lookup",),
-                f"On what date did {as_noun(old.value)} stop being {possessive(p)} {noun}?", answer, reference,
-                "temporal.implicit_temporal_lookup.change",
-                f"SELECT valid_to FROM facts WHERE fact_id = '{old.fact_id}'", (old.fact_id, new.fact_id),
-                distractors=date_pool(ctx, event.date), priority=0,
-                extra={"event_ids": [event.event_id], "variant": "change"},
-            ))
+            asks = [("change", f"{as_noun(old.value)} stop being", "valid_to", old)]
             if values.count(new.value) == 1 and new.value not in NOT_ENTITIES:
+                asks.append(("start", f"{as_noun(new.value)} become", "valid_from", new))
+            for variant, what, column, fact in asks:  # the day one value ended, or the day the next began
                 out.append(Candidate(
-                    "temporal", ("implicit_temporal_lookup",),
-                    f"On what date did {as_noun(new.value)} become {possessive(p)} {noun}?", answer, reference,
-                    "temporal.implicit_temporal_lookup.start",
-                    f"SELECT valid_from FROM facts WHERE fact_id = '{new.fact_id}'", (old.fact_id, new.fact_id),
+                    "temporal", ("implicit_temporal_lookup",), f"On what date did {what} {possessive(p)} {noun}?",
+                    answer, reference, f"temporal.implicit_temporal_lookup.{variant}",
+                    f"SELECT {column} FROM facts WHERE fact_id = '{fact.fact_id}'", (old.fact_id, new.fact_id),
                     distractors=date_pool(ctx, event.date), priority=0,
-                    extra={"event_ids": [event.event_id], "variant": "start"},
+                    extra={"event_ids": [event.event_id], "variant": variant},
                 ))
     for s in titled.values():
         if not known(ctx, s.fact_ids, ctx.asked_at):
