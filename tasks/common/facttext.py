@@ -167,6 +167,20 @@ def attribute_phrase(attribute: str) -> str:
     return attribute.rsplit(".", 1)[-1].replace("_", " ").strip().lower()
 
 
+def attribute_noun(attribute: str) -> str:
+    """The attribute as a question names it after a possessive (`Maya's cancelled lunch`, `Maya's usual grocery
+    shop`): its ontology noun, else its name in words."""
+    declared = ATTRIBUTES.get(attribute.rsplit(".", 1)[-1])
+    return declared.noun if declared is not None and declared.noun else attribute_phrase(attribute)
+
+
+def event_question(attribute: str, who: str) -> str | None:
+    """The question an event attribute's value answers, asked of `who` (`which lunch did Maya have to cancel`);
+    None for state and for an event attribute without one."""
+    declared = ATTRIBUTES.get(attribute.rsplit(".", 1)[-1])
+    return declared.ask.format(who=who) if declared is not None and declared.ask else None
+
+
 def role_of(persona: Persona, name: str) -> str | None:
     """The relationship role (brother, manager, ...) of `name` to the persona, if they are related."""
     for rel in persona.profile.relationships:

@@ -43,6 +43,7 @@ from tasks.questions import mcq
 from tasks.questions.base import GENERATORS, STAGE, Candidate, Generator, QContext, Ref
 from tasks.questions.checkpoints import ShockCheck, checkpoint_of, context_at, probe_days
 from tasks.questions.select import Prepared, abstains, answer_key, round_robin, select, valid_characteristics
+from tasks.questions.wording import quoted, raw_wording
 
 CONTROL = "control"
 """The generator key the zero-memory controls are recorded under."""
@@ -177,6 +178,8 @@ def prepare(ctx: QContext, key: str, cand: Candidate) -> tuple[Prepared | None, 
         return None, "not_a_question"
     if leaks(cand):
         return None, "leak"
+    if reason := raw_wording(ctx, cand.question):
+        return None, reason
     if any(fid not in ctx.facts for fid in cand.fact_ids):
         return None, "fact_resolves"
     asked_at = cand.asked_at or ctx.asked_at
@@ -256,15 +259,6 @@ DECIDING = (
 """Relational, negation and quantifier words that decide a question's answer: a rewording must use each
 exactly as often as the template does ("week before" -> "week after", dropping NOT or "lowest" ->
 "highest" all change the answer)."""
-
-QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|‘([^’]+)’|(?<!\w)'([^']+)'(?!\w)")
-"""A quoted string in a question (a table's name, a row label, a document's words)."""
-
-
-def quoted(text: str) -> list[str]:
-    """The quoted strings of `text`, without their quote marks."""
-    return [next(g for g in m.groups() if g is not None) for m in QUOTED.finditer(text)]
-
 
 def deciding_words(text: str) -> Counter:
     """How often each DECIDING word occurs in `text` (case-insensitive; "n't" and "cannot" count as not),

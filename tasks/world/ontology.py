@@ -75,6 +75,11 @@ class Attribute:
     recall: str | None = None
     """For an event attribute: how the persona refers back to it without its value (`that dinner out`; a person's
     with `{whose}`: `my sister Ann's missed call`)."""
+    noun: str | None = None
+    """How a question names it after a possessive (`Maya's cancelled lunch`); None: the name in words."""
+    ask: str | None = None
+    """For an event attribute: the question its value answers, with `{who}` (`which lunch did {who} have to
+    cancel`); questions never ask an event as if it were state ("what is Maya's lunch cancelled?")."""
 
     @property
     def record(self) -> bool:
@@ -95,11 +100,60 @@ class Attribute:
 
 
 def _state(holder: Holder, domain: Domain, rates: dict[str, float]) -> list[Attribute]:
-    return [Attribute(name, holder, domain, rate) for name, rate in rates.items()]
+    return [Attribute(name, holder, domain, rate, noun=STATE_NOUNS.get(name)) for name, rate in rates.items()]
 
 
 def _events(holder: Holder, frames: dict[str, tuple[str, str]]) -> list[Attribute]:
-    return [Attribute(name, holder, "event", frame=frame, recall=recall) for name, (frame, recall) in frames.items()]
+    return [Attribute(name, holder, "event", frame=frame, recall=recall, noun=EVENT_WORDS[name][0],
+                      ask=EVENT_WORDS[name][1]) for name, (frame, recall) in frames.items()]
+
+
+EVENT_WORDS: dict[str, tuple[str, str]] = {
+    # an event attribute: (its noun after a possessive, the question its value answers)
+    "trip": ("trip", "what trip did {who} go on"),
+    "concert": ("concert", "what did {who} see live"),
+    "dinner_out": ("dinner out", "what did {who} have when eating out"),
+    "cafe_visit": ("café visit", "what did {who} order at the café"),
+    "hobby_session": ("hobby session", "what did {who} spend a hobby session on"),
+    "bill_paid": ("big bill", "which bill did {who} pay"),
+    "family_visit": ("family visit", "what did {who} get together with family for"),
+    "evening_out": ("evening out", "where did {who} go for the evening"),
+    "race_result": ("race result", "which race did {who} run, and in what time"),
+    "sold_item": ("sale", "what did {who} sell"),
+    "abandoned_book": ("abandoned book", "which book did {who} give up on"),
+    "restructuring_survived": ("restructuring", "how did {who} come through the restructuring"),
+    "financial_shock": ("unexpected bill", "what unexpected bill did {who} get hit by"),
+    "bad_visit": ("bad visit", "what went wrong on the bad visit {who} had"),
+    "job_offer_withdrawn": ("withdrawn job offer", "which job offer did {who} lose when it was withdrawn"),
+    "move_fell_through": ("failed move", "which move fell through for {who}"),
+    "adoption_refused": ("refused adoption", "which adoption did {who} have turned down"),
+    "course_cancelled": ("cancelled course", "which course did {who} have cancelled"),
+    "gym_signup_failed": ("failed gym sign-up", "where did {who} fail to sign up"),
+    "purchase_fell_through": ("failed purchase", "which purchase fell through for {who}"),
+    "trip_cancelled": ("cancelled trip", "which trip did {who} call off"),
+    "session_rained_off": ("rained-off session", "which session was {who} rained off"),
+    "wasted_shop": ("wasted shopping trip", "which shopping trip was wasted for {who}"),
+    "dinner_cancelled": ("cancelled dinner", "which dinner did {who} have to cancel"),
+    "gig_cancelled": ("cancelled gig", "which gig did {who} miss when it was cancelled"),
+    "turned_away": ("wasted volunteering trip", "where did {who} get turned away"),
+    "evening_cancelled": ("cancelled evening", "which evening did {who} have to cancel"),
+    "project_on_hold": ("project on hold", "which project did {who} see put on hold"),
+    "passed_over": ("promotion round", "what happened to {who} in the promotion round"),
+    "retirement_postponed": ("retirement plans", "what did {who} decide about retiring"),
+    "no_second_date": ("first date", "who did {who} get no second date with"),
+    "went_nowhere": ("chance meeting", "who did {who} get talking to, without it going anywhere"),
+    "lunch_cancelled": ("cancelled lunch", "which lunch did {who} have to cancel"),
+    "recommendation": ("recommendation", "what did {who} recommend"),
+    "celebration": ("celebration", "what did {who} celebrate"),
+    "celebration_postponed": ("postponed celebration", "which celebration did {who} postpone"),
+    "missed_call": ("missed call", "what did {who} ring about when the call was missed"),
+    "visit_cancelled": ("cancelled visit", "which visit did {who} cancel"),
+}
+"""Event attributes as questions name and ask them (`Attribute.noun`, `Attribute.ask`)."""
+STATE_NOUNS = {"favourite_cafe": "favourite café", "disliked_cafe": "least favourite café",
+               "grocery_shop": "usual grocery shop", "prized_possession": "most prized possession",
+               "race_goal": "target race", "next_city": "next city"}
+"""State attributes a question names otherwise than by their name in words."""
 
 
 RECORD_NAME = re.compile(r"(^last_|_status$|^news$|^tip$|^status$)")

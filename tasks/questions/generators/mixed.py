@@ -32,6 +32,7 @@ from tasks.questions.generators.kit import (
     number_distractors,
     party,
     registered,
+    said,
     value_pool,
 )
 
@@ -68,8 +69,8 @@ def unique_values(ctx: QContext) -> set[str]:
 
 
 def told(ctx: QContext, fact: Fact) -> str:
-    """`Maya's city is Boston` (what the persona told the assistant)."""
-    return f"{attribute_of(ctx, fact)} {be(fact.value)}"
+    """What the persona told the assistant, as a clause (kit `said`)."""
+    return said(ctx, fact)
 
 
 def facts_of_refs(refs: tuple[Ref, ...]) -> tuple[str, ...]:
@@ -205,8 +206,8 @@ def post_modification_analysis(ctx: QContext) -> list[Candidate]:
     seen: set[tuple[str, str]] = set()
     for fact in sorted(ctx.facts.values(), key=lambda f: f.fact_id):
         key = (fact.subject, fact.attribute)
-        if key in seen:
-            continue
+        if key in seen or is_event_attribute(fact.attribute):
+            continue  # (a second cancelled lunch is another event, not a change of the first)
         seen.add(key)
         history = [f for f in ctx.history(*key) if f.valid_from <= ctx.day]
         starts = Counter(f.valid_from for f in history)

@@ -17,8 +17,8 @@ from tasks.questions.generators.kit import (
     ORDINALS,
     DocView,
     Table,
+    asking,
     attribute_of,
-    be,
     body_rows,
     column_pool,
     dedupe,
@@ -32,6 +32,7 @@ from tasks.questions.generators.kit import (
     registered,
     row_chunks,
     row_label,
+    said,
     sections,
     show,
     table_kind,
@@ -61,12 +62,12 @@ def attachment_fact_retrieval(ctx: QContext) -> list[Candidate]:
                 continue  # a document stating two values of one attribute does not answer "what is it?"
             if not fits_slot(fact.attribute, fact.value):
                 continue  # "what is Samir's employer?" -> "unemployed"
-            question = f"According to {label}, what is {attribute_of(ctx, fact)}?"
+            question = f"According to {label}, {asking(ctx, fact)}?"
             if leaks(question, fact.value):
                 continue
             now = ctx.current(fact.subject, fact.attribute, ctx.day)
             stale = now is not None and now.value != fact.value
-            reference = f"{label[:1].upper() + label[1:]} says {attribute_of(ctx, fact)} {be(fact.value)}."
+            reference = f"{label[:1].upper() + label[1:]} says that {said(ctx, fact)}."
             if stale:
                 reference += f" (It has since changed to {now.value}.)"
             out.append(Candidate(

@@ -18,8 +18,6 @@ from tasks.questions.base import Candidate, QContext, Ref
 from tasks.questions.generators.kit import (
     NOISE_KINDS,
     DocView,
-    attribute_of,
-    be,
     dedupe,
     doc_view,
     leaks,
@@ -29,6 +27,7 @@ from tasks.questions.generators.kit import (
     party,
     receipt_details,
     registered,
+    said,
 )
 
 COUNT_MIN = 1
@@ -193,7 +192,7 @@ def thread_subjects(ctx: QContext, view: DocView) -> list[Candidate]:
         root = roots[threads.pop()]
         if subjects[root.title] != 1 or fact.valid_from > view.day(root) or not fits_slot(fact.attribute, fact.value):
             continue  # (not "that Samir's employer was unemployed")
-        question = (f"Which email thread mentioned that {attribute_of(ctx, fact)} {be(fact.value, 'was')}? "
+        question = (f"Which email thread mentioned that {said(ctx, fact)}? "
                     "Give its subject line.")
         if leaks(question, root.title):
             continue

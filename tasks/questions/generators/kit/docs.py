@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import email.utils
 import functools
+import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -13,8 +14,10 @@ from dataclasses import dataclass
 from schemas.corpus import Chunk, Document
 from schemas.world import Fact
 from tasks.common.facttext import (
-    attribute_phrase,
+    attribute_noun,
     carries,
+    clause,
+    event_question,
     first_name,
     holder,
     mentions,
@@ -213,8 +216,25 @@ def person_of(ctx: QContext, subject: str) -> str:
 
 
 def attribute_of(ctx: QContext, fact: Fact) -> str:
-    """`Maya's city`, `Daniel Okafor's city`."""
-    return f"{holder(fact, ctx.persona, 'third')} {attribute_phrase(fact.attribute)}"
+    """`Maya's city`, `Daniel Okafor's city`, `Maya's cancelled lunch` (tasks/common/facttext.py attribute_noun)."""
+    return f"{holder(fact, ctx.persona, 'third')} {attribute_noun(fact.attribute)}"
+
+
+NOW_WORDS = re.compile(r",? \b(?:now|these days|at the moment|at present)\b")
+"""The present-time adverbs of a state clause (`Maya lives in Boston now`), which a question about a past
+telling drops."""
+
+
+def said(ctx: QContext, fact: Fact) -> str:
+    """The fact as a clause a question can hold (tasks/common/facttext.py `clause`, without `now`): `Maya lives
+    in Boston`, `Maya had to cancel lunch with Sam`, never `Maya's lunch cancelled is lunch with Sam`."""
+    return NOW_WORDS.sub("", clause(fact, ctx.persona, "third"))
+
+
+def asking(ctx: QContext, fact: Fact) -> str:
+    """The question the fact's value answers, without its mark: `what is Maya's city`, and for an event what
+    happened (`which lunch did Maya have to cancel`), never `what is Maya's lunch cancelled`."""
+    return event_question(fact.attribute, person_of(ctx, fact.subject)) or f"what is {attribute_of(ctx, fact)}"
 
 
 def doc_query(doc: Document) -> str:

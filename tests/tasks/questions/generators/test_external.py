@@ -158,7 +158,7 @@ def test_email_localization_dates_and_subjects(ctx):
     pottery = one(cands, "external.email_localization.date", "Priya Shah email Maya", "pottery")
     assert pottery.answer == "2024-03-05" and pottery.fact_ids == (f"{PID}-f0006",)
     assert "2024-03-05" not in pottery.distractors and len(pottery.distractors) >= 5
-    subject = one(cands, "external.email_localization.thread_subject", "pet")
+    subject = one(cands, "external.email_localization.thread_subject", "has Biscuit")
     assert subject.answer == "Meet my new roommate"
     assert {r.item_id for r in subject.evidence} == {f"{PID}-d0001-c02", f"{PID}-d0002-c02"}
     assert one(cands, "external.email_localization.receipt_date").answer == "2024-03-06"
@@ -224,7 +224,7 @@ def test_email_localization_never_states_a_non_employer():
     odd = QContext(base.config, base.persona, base.world.model_copy(update={"facts": facts}), base.corpus,
                    base.asked_at, base.day)
     assert any(c.extra.get("doc_ids") for c in emails.email_localization(base)
-               if c.template == "external.email_localization.thread_subject" and "pet" in c.question)
+               if c.template == "external.email_localization.thread_subject" and "Biscuit" in c.question)
     for fn in GENERATORS.values():
         for c in fn(odd):
             assert "unemployed" not in c.question, c.question

@@ -50,12 +50,12 @@ def test_relative_positioning_days_between_a_document_and_a_told_fact(ctx):
         assert c.answer == str(gap.days)
     pottery = [c for c in days if '"Pottery?"' in c.question]
     assert len(pottery) == mixed.PAIRS_PER_DOC  # the email has more facts told near it than it is asked about
-    one_day = one(cands, "mixed.relative_positioning.days", '"Pottery?"', "Maya's city is Cambridge")
+    one_day = one(cands, "mixed.relative_positioning.days", '"Pottery?"', "Maya's home is in Cambridge")
     assert one_day.answer == "1"  # email on March 5, told on March 6
     assert "March 5" not in one_day.question  # the document is named without its date
     assert Ref("turn", f"{PID}-s0004-t01", f"{PID}-f0007") in one_day.evidence
     assert Ref("chunk", f"{PID}-d0003-c01") in one_day.evidence and kinds(one_day) == {"turn", "chunk"}
-    order = one(cands, "mixed.relative_positioning.order", '"Pottery?"', "Maya's city is Cambridge")
+    order = one(cands, "mixed.relative_positioning.order", '"Pottery?"', "Maya's home is in Cambridge")
     assert order.answer == "before" and order.extra["options_in_question"]
     assert cands == mixed.relative_positioning(ctx)  # the draw is seeded
 
