@@ -158,6 +158,20 @@ class QuestionOptions(_Strict):
         2, ge=0, le=6, description="mid-timeline question times (besides the day after the simulation)"
     )
     rephrase: bool = Field(True, description="let a real provider rephrase question texts (never offline)")
+    forms: bool = Field(
+        True, description="ask each question in a drawn form: first person, moved adverbial, a request "
+        "(tasks/questions/forms.py); off: as the template writes it"
+    )
+    first_person_share: float = Field(
+        0.85, ge=0, le=1, description="share of questions the persona asks about themselves (I, my) when forms are on"
+    )
+    request_share: float = Field(
+        0.5, ge=0, le=1, description="share of recall questions set in a request or a lead ('Do you remember ...')"
+    )
+    indirect_share: float = Field(
+        0.5, ge=0, le=1, description="share of the questions naming a related person that call them by their "
+        "relation ('my brother'), the relationship becoming a hop of the evidence (tasks/questions/asking.py)"
+    )
 
 
 class CompanionOptions(_Strict):

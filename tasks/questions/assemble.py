@@ -15,7 +15,9 @@
    `all_instances`, every fact counted has an evidence item; then its checkpoint (post_shock there is a
    suspicion).
 4. `select` balances (tasks/questions/select.py); post_shock is confirmed on the selected questions by
-   recomputing the answer just before the critical event (tasks/questions/checkpoints.py ShockCheck); `mcq`
+   recomputing the answer just before the critical event (tasks/questions/checkpoints.py ShockCheck); each
+   selected question is asked as the person would (tasks/questions/asking.py: indirect reference, first
+   person, a request), and one none of whose forms parses is regenerated (`worded_selection`); `mcq`
    turns a share of the short items into six-option items; with a real provider, `rephrase` lets the
    model reword the question text (checked: referents, quoted strings and the words that decide the
    answer stay exactly; see `rewording_ok`).
@@ -40,8 +42,10 @@ from tasks.common.rng import rng_for
 from tasks.domains import DomainPack, pack_for
 from tasks.llm.checks import hard_check
 from tasks.questions import mcq
+from tasks.questions.asking import Asked, ask
 from tasks.questions.base import GENERATORS, STAGE, Candidate, Generator, QContext, Ref
 from tasks.questions.checkpoints import ShockCheck, checkpoint_of, context_at, probe_days
+from tasks.questions.forms import as_written
 from tasks.questions.select import Prepared, abstains, answer_key, round_robin, select, valid_characteristics
 from tasks.questions.wording import quoted, raw_wording
 
@@ -93,14 +97,43 @@ def build_questions(config: BuildConfig, persona: Persona, world: World, corpus:
     for key in sorted(runs):
         report.candidates[key] += len(runs[key])
         prepared += capped(config, persona, key, runs[key], report)
-    options = config.stages.questions
-    rng = rng_for(config.seed, persona.persona_id, STAGE, None, "select")
-    chosen = select(options, prepared, rng)
-    chosen = confirm_shocks(ShockCheck(config, persona, world, corpus, gens), chosen, ctxs)
+    check = ShockCheck(config, persona, world, corpus, gens)
+    asked = worded_selection(ctxs, prepared, check, report)
+    chosen = [a.prepared for a in asked]
     for p in chosen:
         report.kept[p.generator] += 1
     ctx = ctxs[0]
-    return assemble(ctx, chosen, make_mcq(ctx, chosen), rephrase(ctx, chosen, gateway))
+    return assemble(ctx, asked, make_mcq(ctx, chosen), rephrase(ctx, asked, gateway))
+
+
+WORDING_ROUNDS = 20
+"""Selections tried before a question none of whose forms parses is dropped rather than replaced."""
+
+
+def worded_selection(ctxs: list[QContext], prepared: list[Prepared], check: ShockCheck, report: Report,
+                     parses=None) -> list[Asked]:
+    """The selection (`select`, then `confirm_shocks`), each item as it is asked (tasks/questions/asking.py).
+    An item none of whose forms gets a complete parse is regenerated: it leaves the prepared candidates and the
+    selection runs again with the same seed, up to WORDING_ROUNDS times; what still fails then is dropped
+    (`report.dropped["grammar"]`)."""
+    ctx = ctxs[0]
+    options = ctx.config.stages.questions
+    failed: set[tuple[str, str, str]] = set()
+    asked: list[Asked] = []
+    for _ in range(WORDING_ROUNDS):
+        rng = rng_for(ctx.config.seed, ctx.persona.persona_id, STAGE, None, "select")
+        chosen = select(options, [p for p in prepared if _wkey(p) not in failed], rng)
+        asked = ask(ctx, confirm_shocks(check, chosen, ctxs), parses)
+        bad = {_wkey(a.prepared) for a in asked if a.wording.parsed is False}
+        if not bad:
+            return asked
+        failed |= bad
+        report.dropped["grammar"] += len(bad)
+    return [a for a in asked if a.wording.parsed is not False]
+
+
+def _wkey(p: Prepared) -> tuple[str, str, str]:
+    return p.candidate.template, p.candidate.question, p.asked_at.isoformat()
 
 
 CANDIDATES_PER_CHARACTERISTIC = 40
@@ -314,34 +347,36 @@ def rewording_ok(original: str, reworded: str, answer: str, keep: list[str], opt
     return options_in_question or not mentions(reworded, answer)
 
 
-def rephrase(ctx: QContext, chosen: list[Prepared], gateway) -> dict[int, str]:
-    """index -> accepted rewording, with a real provider only (offline: no model call at all)."""
+def rephrase(ctx: QContext, asked: list[Asked], gateway) -> dict[int, str]:
+    """index -> accepted rewording of the asked text, with a real provider only (offline: no model call at
+    all); a rewording the grammar check rejects is not accepted (the asked form stays)."""
     options = ctx.config.stages.questions
     if gateway is None or not options.rephrase or ctx.config.provider_for("questions").name == "offline":
         return {}
     from tasks.llm.gateway import CallSpec
 
-    keeps = [referents(ctx, p.candidate.question) for p in chosen]
-    specs = [CallSpec("rephrase_question", {"question": p.candidate.question, "keep": keep,
-                                            "persona": ctx.persona.name},
+    keeps = [referents(ctx, a.text) for a in asked]
+    specs = [CallSpec("rephrase_question", {"question": a.text, "keep": keep, "persona": ctx.persona.name},
                       RephrasedQuestion, "questions", ctx.persona.persona_id)
-             for p, keep in zip(chosen, keeps, strict=True)]
+             for a, keep in zip(asked, keeps, strict=True)]
     out = {}
     for i, result in enumerate(gateway.generate_many(specs)):
-        cand = chosen[i].candidate
+        cand = asked[i].prepared.candidate
         exempt = bool(cand.extra.get("options_in_question"))
-        if rewording_ok(cand.question, result.question, cand.answer, keeps[i], exempt):
+        if rewording_ok(asked[i].text, result.question, cand.answer, keeps[i], exempt) and \
+                as_written(result.question.strip()).parsed is not False:
             out[i] = result.question.strip()
     return out
 
 
 # -- rows -------------------------------------------------------------------------------------------
-def assemble(ctx: QContext, chosen: list[Prepared], choices: dict[int, tuple[list[str], int]],
+def assemble(ctx: QContext, asked: list[Asked], choices: dict[int, tuple[list[str], int]],
              reworded: dict[int, str]) -> QuestionSet:
     """Numbered questions with their derivations, and one evidence row per (question, item, fact)."""
     pid = ctx.persona.persona_id
     questions, rows = [], []
-    for n, p in enumerate(chosen, start=1):
+    for n, a in enumerate(asked, start=1):
+        p = a.prepared
         c, qid = p.candidate, f"{pid}-q{n:04d}"
         cited = [r.fact_id for r in p.refs if r.fact_id and r.fact_id not in c.fact_ids]
         derivation = {
@@ -355,13 +390,17 @@ def assemble(ctx: QContext, chosen: list[Prepared], choices: dict[int, tuple[lis
             "context_as_of": p.context_time.isoformat(),
             "all_instances": c.all_instances,
         }
-        if n - 1 in reworded:
+        text = reworded.get(n - 1, a.text)
+        derivation["wording"] = {**a.wording.record(), "source": "rephrase" if n - 1 in reworded else "forms"}
+        if a.indirect:
+            derivation["indirect"] = [dict(r) for r in a.indirect]
+        if text != c.question:
             derivation["template_question"] = c.question
         options, gold = choices.get(n - 1, ([], None))
         questions.append(Question(
             question_id=qid, persona_id=pid, category=c.category,
             characteristics=list(dict.fromkeys(c.characteristics)),
-            question_time=p.asked_at, question=reworded.get(n - 1, c.question), answer=c.answer,
+            question_time=p.asked_at, question=text, answer=c.answer,
             reference_answer=c.reference_answer, answer_type="mcq" if options else c.answer_type,
             options=options, gold_option=gold, checkpoint=p.checkpoint, rubric=c.rubric, derivation=derivation,
         ))

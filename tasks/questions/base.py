@@ -89,6 +89,7 @@ class QContext:
     _history: dict[tuple[str, str], list[Fact]] | None = field(default=None, repr=False)
     _items: dict[tuple[str, str], tuple[dt.datetime, str]] | None = field(default=None, repr=False)
     _spans: dict[tuple[str, str, str], tuple[str, ...]] | None = field(default=None, repr=False)
+    _sources: dict[tuple[str, str], str] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if not self.facts:
@@ -144,6 +145,14 @@ class QContext:
             items |= {("chunk", c.chunk_id): (c.created_at, c.text) for c in self.corpus.chunks}
             self._items = items
         return self._items.get((ref.kind, ref.item_id))
+
+    def source(self, ref: Ref) -> str | None:
+        """Where the item `ref` names was said: its session (a turn) or its document (a chunk)."""
+        if self._sources is None:
+            found = {("turn", t.turn_id): t.session_id for t in self.corpus.turns}
+            found |= {("chunk", c.chunk_id): c.doc_id for c in self.corpus.chunks}
+            self._sources = found
+        return self._sources.get((ref.kind, ref.item_id))
 
     def valid_on(self, fact: Fact, day: dt.date) -> bool:
         """True when the fact holds on `day` (valid_to is exclusive)."""

@@ -64,8 +64,16 @@ def city_question(ctx: QContext) -> list[Candidate]:
                       (now.fact_id,), distractors=stale)]
 
 
+@pytest.fixture(autouse=True)
+def _no_grammar_check(monkeypatch):
+    """The stubs' texts ("Which city, take 7?") test selection, not English: the grammar check is test_asking's."""
+    monkeypatch.setattr("tasks.questions.forms._parses", lambda _sentence: None)
+
+
 def config(**questions):
-    return make_config(stages={"questions": {"checkpoint_probes": 0, "zero_memory": 0, **questions}})
+    """The framework's tests read the template texts: forms and indirect reference are tested in test_asking."""
+    return make_config(stages={"questions": {"checkpoint_probes": 0, "zero_memory": 0, "forms": False,
+                                             "indirect_share": 0, **questions}})
 
 
 def run(gens, corpus=None, world=None, cfg=None, report=None, gateway=None):

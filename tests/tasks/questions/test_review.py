@@ -51,8 +51,8 @@ def test_every_template_is_recomputed(inputs):
     store = review.Store(persona, world, corpus, config)
     for q in qset.questions:
         found = store.rerun(q.derivation["generator"], q.derivation["context_as_of"])
-        assert found is not None and found.get(
-            (q.derivation["template"], q.question, q.question_time.isoformat())) == [q.answer]
+        key = (q.derivation["template"], q.derivation.get("template_question", q.question), q.question_time.isoformat())
+        assert found is not None and found.get(key) == [q.answer]
 
 
 def test_mcq_gold_and_options_are_checked(inputs):
