@@ -351,7 +351,8 @@ def control_candidates(ctx: QContext) -> list[Candidate]:
         days = (b - a).days
         out.append(Candidate(
             "temporal", ("long_horizon_synthesis",),
-            f"{name} had plans on {human_date(a)} and on {human_date(b)}. How many days apart are those two dates?",
+            f"{name} had plans on {human_date(a)} and on {human_date(b)}. How many days passed between those two "
+            "dates?",
             str(days), f"{human_date(a)} and {human_date(b)} are {days} days apart.",
             "control.days_between", f"SELECT DATE '{b}' - DATE '{a}'", (), checkpoint="zero_memory",
             distractors=tuple(str(days + d) for d in (-3, -2, -1, 1, 2, 3, 7) if days + d >= 0),

@@ -211,8 +211,8 @@ def _entity_counts(ctx: QContext, kind: str, items: list[Story]) -> list[Candida
         if not 2 <= n <= 10:
             continue
         hits = [s for s in items if s.entity.get(text.field) == entity]
-        question = (f"So far, how many of {possessive(p)} {text.plural} involved {entity}, whether they went well "
-                    "or not?")
+        question = (f"So far, how many of {possessive(p)} {text.plural} involved {entity}, whether or not they went "
+                    "well?")
         out.append(_counted(
             ctx, "conditional_counting", "entity", question, str(n), f"{n}: {dates_of(hits)}.",
             f"SELECT COUNT(*) FROM events e JOIN plans p USING (plan_id) WHERE e.kind = '{kind}' AND "
@@ -345,8 +345,8 @@ def extreme_value(ctx: QContext) -> list[Candidate]:
             top = ranked[0][0]
             out.append(_counted(
                 ctx, "extreme_value", "most_frequent",
-                f"Which {text.noun} came up most often in {possessive(p)} {text.plural}, whether they went well "
-                "or not?", top, "Counts: " + ", ".join(f"{e} {n}" for e, n in ranked[:5]) + ".",
+                f"Which {text.noun} came up most often in {possessive(p)} {text.plural}, whether or not they went "
+                "well?", top, "Counts: " + ", ".join(f"{e} {n}" for e, n in ranked[:5]) + ".",
                 f"SELECT p.entity->>'{text.field}', COUNT(*) FROM events e JOIN plans p USING (plan_id) WHERE "
                 f"e.kind = '{kind}' GROUP BY 1 ORDER BY 2 DESC LIMIT 1", items,
                 tuple(e for e, _ in ranked[1:]) + tuple(entity_pool(ctx, text.field)),

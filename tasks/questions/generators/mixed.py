@@ -19,6 +19,7 @@ from collections import Counter, defaultdict
 from schemas.corpus import Chunk, Document, Turn
 from schemas.world import Fact
 from tasks.common.facttext import attribute_phrase, first_name, fits_slot, is_event_attribute, mentions
+from tasks.common.stateframes import with_article
 from tasks.common.timeutil import human_date, local_date
 from tasks.questions.base import Candidate, QContext, Ref
 from tasks.questions.generators.kit import (
@@ -39,6 +40,15 @@ from tasks.questions.generators.kit import (
 WINDOW_DAYS = 30
 """relative_positioning pairs a document with facts first told at most this many days away."""
 PAIRS_PER_DOC = 2
+
+
+COUNTED = frozenset({"vehicle", "pet", "home", "occupation", "prized_possession"})
+"""Attributes whose values a predicate gives an article (`my vehicle was a green Brompton folding bike`)."""
+
+
+def predicate(fact: Fact) -> str:
+    """The fact's value after `was`: with its article for a counted thing (COUNTED), else as it is."""
+    return with_article(fact.value) if fact.attribute in COUNTED else fact.value
 
 
 def capital(text: str) -> str:
@@ -253,7 +263,7 @@ def modification(ctx: QContext, view: DocView, turns: TurnView, old: Fact, new: 
             ))
     after = tuple(r for r in new_refs)
     if any(r.kind == "turn" for r in after) and any(r.kind == "chunk" for r in after):
-        question = f"Until {when}, {what} {be(old.value, 'was')}. What did it change to then?"
+        question = f"Until {when}, {what} {be(predicate(old), 'was')}. What did it change to then?"
         if not leaks(question, new.value):
             out.append(Candidate(
                 "mixed", ("post_modification_analysis",), question, new.value,

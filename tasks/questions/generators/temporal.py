@@ -192,6 +192,23 @@ def sequence_comprehension(ctx: QContext) -> list[Candidate]:
     return [c for c in out if c is not None]
 
 
+SEQUENCE_FORMS = ("Which did {p} do {which}: {listed}?", "Which of these did {p} do {which}: {listed}?",
+                  "What did {p} do {which}: {listed}?")
+"""How a sequence question lists what happened: plan titles are verb phrases in their base form, which `do`
+takes ("Which did Maya do first: ask for a promotion at Casa Verde or buy a bike?"); never `Of ask for ...`."""
+
+
+COUNTED_THINGS = frozenset({"vehicle", "pet", "prized_possession"})
+"""Attributes whose values are things a sentence names with an article (`the black Trek gravel bike`)."""
+
+
+def _subject(attribute: str, value: str) -> str:
+    """A value as the subject of `stop being` / `become`: `the black Trek gravel bike`, `the flat at ...`."""
+    if attribute in COUNTED_THINGS and value[:1].islower() and not value.startswith(("the ", "a ", "an ")):
+        return f"the {value}"
+    return as_noun(value)
+
+
 def _ordered(ctx: QContext, p: str, events: list[Story], last: bool = False) -> Candidate | None:
     """Which of `events` (in date order) came first, or with `last` which came last."""
     fact_ids = tuple(f for s in events for f in s.fact_ids)
@@ -201,12 +218,12 @@ def _ordered(ctx: QContext, p: str, events: list[Story], last: bool = False) -> 
     shown = list(events)
     ctx.rng(f"order:{ids}").shuffle(shown)
     names = [s.title for s in shown]
-    listed = f"{names[0]}, or {names[1]}" if len(names) == 2 else f"{names[0]}, {names[1]}, or {names[2]}"
+    listed = f"{names[0]} or {names[1]}" if len(names) == 2 else f"{names[0]}, {names[1]}, or {names[2]}"
+    asks = ctx.rng(f"order-form:{ids}").choice(SEQUENCE_FORMS)
     answer = events[-1] if last else events[0]
     reference = "; then ".join(f"{s.title} (on {human_date(s.date)})" for s in events)
     variant = "last" if last else "pair" if len(events) == 2 else "triple"
-    question = (f"Of {', '.join(names[:-1])} and {names[-1]}, which did {p} do last?" if last
-                else f"Which did {p} do first: {listed}?")
+    question = asks.format(p=p, which="last" if last else "first", listed=listed)
     return Candidate(
         "temporal", ("sequence_comprehension",), question, answer.title,
         f"{p} did this {'last' if last else 'first'}: {reference}.", f"temporal.sequence_comprehension.{variant}",
@@ -277,7 +294,8 @@ def _durations(ctx: QContext) -> list[Candidate]:
             answer = f"{n} months"
             out.append(Candidate(
                 "temporal", ("long_horizon_synthesis",),
-                f"For about how many months was {as_noun(old.value)} {possessive(p)} {ATTRIBUTE_NOUNS[attribute]}?",
+                f"For about how many months was {_subject(attribute, old.value)} {possessive(p)} "
+                f"{ATTRIBUTE_NOUNS[attribute]}?",
                 answer, f"{old.value} was {possessive(p)} {ATTRIBUTE_NOUNS[attribute]} from "
                 f"{human_date(old.valid_from)} until {human_date(new.valid_from)}, when it became {new.value}: "
                 f"about {n} months.", "temporal.long_horizon_synthesis.duration",
@@ -369,9 +387,9 @@ def implicit_temporal_lookup(ctx: QContext) -> list[Candidate]:
             answer = event.date.isoformat()
             reference = (f"On {human_date(event.date)} ({answer}) {possessive(p)} {noun} changed from {old.value} to "
                          f"{new.value}.")
-            asks = [("change", f"{as_noun(old.value)} stop being", "valid_to", old)]
+            asks = [("change", f"{_subject(attribute, old.value)} stop being", "valid_to", old)]
             if values.count(new.value) == 1 and new.value not in NOT_ENTITIES:
-                asks.append(("start", f"{as_noun(new.value)} become", "valid_from", new))
+                asks.append(("start", f"{_subject(attribute, new.value)} become", "valid_from", new))
             for variant, what, column, fact in asks:  # the day one value ended, or the day the next began
                 out.append(Candidate(
                     "temporal", ("implicit_temporal_lookup",), f"On what date did {what} {possessive(p)} {noun}?",

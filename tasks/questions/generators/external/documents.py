@@ -305,7 +305,7 @@ def revisions(ctx: QContext, view: DocView) -> list[Candidate]:
                                                                       strict=False) if a != b]
         # the revision's own title may name the changed row, so it is named through its parent
         question = (f"{old_label[:1].upper() + old_label[1:]} was revised on {human_date(view.day(doc))} "
-                    f"(version {doc.version}). Which {table_kind(new).noun} in its \"{old.get('caption', 'table')}\" "
+                    f"as version {doc.version}. Which {table_kind(new).noun} in its \"{old.get('caption', 'table')}\" "
                     "table did the revision change?")
         if leaks(question, str(row[0])):
             continue

@@ -29,14 +29,14 @@ CATEGORY = "hallucination"
 # preference_conflict
 
 PREFERENCE_QUESTIONS: dict[str, str] = {
-    "cafe": "What should {name} order next time at {old}, their favourite cafe?",
-    "grocery_shop": "Which day is quietest for {name}'s weekly shop at {old}, their usual grocery shop?",
-    "gym": "Which class should {name} try next at {old}, their gym?",
-    "volunteering": "What does {name} enjoy most about their volunteering ({old})?",
-    "book": "What does {name} think so far of {old}, the book they are reading?",
+    "cafe": "What should {name} order next time at {name}'s favourite café, {old}?",
+    "grocery_shop": "Which day is quietest for {name}'s weekly shop at {old}, {name}'s usual grocery shop?",
+    "gym": "Which class should {name} try next at {name}'s gym, {old}?",
+    "volunteering": "What does {name} enjoy most about {name}'s volunteering ({old})?",
+    "book": "What does {name} think so far of {old}, the book {name} is reading?",
     "course": "What has {name} learned lately in the {old}?",
 }
-GENERIC_PREFERENCE_QUESTION = "Given that {name}'s {phrase} is {old}, what would they enjoy next?"
+GENERIC_PREFERENCE_QUESTION = "Given that {name}'s {phrase} is {old}, what would {name} enjoy next?"
 
 
 @generator(CATEGORY, "preference_conflict")
@@ -96,16 +96,16 @@ def preference_conflict(ctx: QContext) -> list[Candidate]:
 # contextual_contradiction
 
 CONTRADICTION_QUESTIONS: dict[str, str] = {
-    "home": "How is {name} settling into their home, the {wrong}?",
+    "home": "How is {name} settling into {name}'s home, the {wrong}?",
     "employer": "How is {name} finding work at {wrong} these days?",
-    "occupation": "How is {name} getting on in their job as a {wrong}?",
+    "occupation": "How is {name} getting on in {name}'s job as a {wrong}?",
     "city": "What does {name} like most about living in {wrong}?",
-    "doctor": "When is {name}'s next check-up with {wrong}, their doctor?",
+    "doctor": "When is {name}'s next check-up with {wrong}, {name}'s doctor?",
     "pet": "How is {name}'s {wrong} doing these days?",
-    "vehicle": "How is {name} getting on with their {wrong}?",
+    "vehicle": "How is {name} getting on with {name}'s {wrong}?",
     "relationship": "How are things going with {name}'s {wrong} {subject}?",
     "team": "How long has {subject} been on the {wrong} team?",
-    "race_result": "Was finishing the {wrong} a personal best for {name}?",
+    "race_result": "Was finishing the {wrong} {name}'s personal best?",
 }
 """Attributes a contradiction can target, and the question presupposing the wrong value."""
 FAILED: dict[str, tuple[str, str, str]] = {

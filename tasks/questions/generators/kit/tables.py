@@ -217,7 +217,7 @@ TABLE_KINDS: dict[tuple[str, ...], TableKind] = {
         {"events": "number of events", "positive": "number of events that went well",
          "negative": "number of events that went badly"},
         {"negative": ("how many kinds of event had at least one event that went badly?", 0),
-         "events": ("how many kinds of event happened more than once?", 1)},
+         "events": ("how many kinds of event happened at least twice?", 1)},
     ),
     ("date", "minutes", "effort"): TableKind(
         "session",

@@ -66,7 +66,7 @@ def test_conditional_counting_counts_the_bad_ones_in_a_window():
     cites_every_instance(ctx, shops)
     assert len(shops.extra["event_ids"]) == 2
     noor = one(cands, "So far, how many of Maya's planned lunches with colleagues involved Noor Gonzales, whether "
-                      "they went well or not?")
+                      "or not they went well?")
     assert noor.answer == "3"
 
 
@@ -103,8 +103,8 @@ def test_trend_analysis_reads_the_direction():
 def test_extreme_value_skips_ties_and_finds_the_maximum():
     ctx = context()
     cands = extreme_value(ctx)
-    top = one(cands, "Which colleague came up most often in Maya's planned lunches with colleagues, whether they went "
-                     "well or not?")
+    top = one(cands, "Which colleague came up most often in Maya's planned lunches with colleagues, whether or not "
+                     "they went well?")
     assert top.answer == "Noor Gonzales" and top.distractors[0] == "Noor Kobayashi"
     cites_every_instance(ctx, top)
     longest = one(cands, "Which café was Maya's favourite café for the longest time in total?")

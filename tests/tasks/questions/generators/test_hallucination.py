@@ -126,7 +126,7 @@ def test_abstention_items_are_declines_with_the_nearest_misleading_mention():
 
 def test_preference_conflict_names_the_current_preference(ctx):
     cand = only(preference_conflict(ctx))
-    assert cand.question == "What should Maya order next time at Café Lumen, their favourite cafe?"
+    assert cand.question == "What should Maya order next time at Maya's favourite café, Café Lumen?"
     assert cand.answer == "Blue Door Coffee"
     assert "March 12, 2024" in cand.reference_answer and "Café Lumen" in cand.reference_answer
     assert cand.extra["superseded_fact_ids"] and "Café Lumen" in cand.distractors
