@@ -38,6 +38,7 @@ from tasks.questions.generators.kit import (
     day_of,
     entity_pool,
     histories,
+    hop_sources,
     known,
     month_end,
     month_name,
@@ -81,7 +82,7 @@ STATE_QUESTIONS: dict[str, str] = {
     "hobby_goal": "What is {p} working towards in their hobbies these days?",
     "trip": "What was {ps} most recent trip?",
     "concert": "What was the most recent concert {p} went to?",
-    "dinner_out": "What did {p} eat at the most recent dinner out, and where?",
+    "dinner_out": "What did {p} eat at {p}'s most recent dinner out, and where was it?",
     "hobby_session": "What was {ps} most recent hobby session?",
     "bill_paid": "Which big bill did {p} most recently sort out?",
     "family_visit": "What was {ps} most recent family visit?",
@@ -280,8 +281,12 @@ def _hop(ctx: QContext, question: str, target: Fact, link: Fact, reference: str,
     at = ctx.asked_at
     if not known(ctx, [target.fact_id], at):
         return None
-    evidence = refs(ctx, [target.fact_id], at) + carried_refs(ctx, link, at)
+    linked, answered = carried_refs(ctx, link, at), refs(ctx, [target.fact_id], at)
+    evidence = answered + linked
     if not any(r.fact_id == link.fact_id for r in evidence):
+        return None
+    sources = hop_sources(ctx, linked, answered, link)
+    if sources is None:
         return None
     return Candidate(
         "fact", ("multi_hop_traversal",), question, target.value, reference,
@@ -290,9 +295,11 @@ def _hop(ctx: QContext, question: str, target: Fact, link: Fact, reference: str,
         f"AND t.attribute = '{target.attribute}' AND t.valid_from <= '{ctx.day}' "
         f"AND (t.valid_to IS NULL OR t.valid_to > '{ctx.day}') ORDER BY t.valid_from DESC LIMIT 1",
         (target.fact_id, link.fact_id), evidence=evidence, distractors=pool(distractors, target.value),
-        priority=1 + (not ctx.evidence_for(link.fact_id, at)),  # links cited only through unclaiming items last
+        # links cited only through unclaiming items later, chains one passage also resolves last
+        priority=1 + (not ctx.evidence_for(link.fact_id, at)) + 2 * (not sources["needed"]),
         extra={"hop_entity": target.subject, "link_fact_id": link.fact_id, "answer_rule": "current_value",
-               **(extra or {})},
+               "hop_sources": {"link": sources["first"], "answer": sources["second"]},
+               "hops_needed": sources["needed"], **(extra or {})},
     )
 
 
@@ -391,6 +398,10 @@ def _cause_hops(ctx: QContext) -> list[Candidate | None]:
         ids = [c.new.fact_id, *(f.fact_id for f in c.cause_facts)]
         if not known(ctx, ids + [c.old.fact_id], at):
             continue
+        sources = hop_sources(ctx, refs(ctx, [c.new.fact_id, c.old.fact_id], at),
+                              refs(ctx, [f.fact_id for f in c.cause_facts], at))
+        if sources is None:
+            continue
         question = WHY_CHANGED[c.new.attribute].format(p=p, old=c.old.value)
         out.append(Candidate(
             "fact", ("multi_hop_traversal",), question, c.cause,
@@ -401,7 +412,8 @@ def _cause_hops(ctx: QContext) -> list[Candidate | None]:
             (c.new.fact_id, *ids[1:], c.old.fact_id),
             evidence=refs(ctx, ids + [c.old.fact_id], at), distractors=pool(reasons, c.cause), priority=0,
             extra={"cause_event_id": c.cause_event.event_id, "changed_fact_id": c.new.fact_id,
-                   "answer_rule": "cause_of_change"}))
+                   "answer_rule": "cause_of_change",
+                   "hop_sources": {"change": sources["first"], "cause": sources["second"]}, "hops_needed": True}))
     return out
 
 

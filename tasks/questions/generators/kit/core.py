@@ -51,6 +51,26 @@ def refs(ctx: QContext, fact_ids: Iterable[str], before: dt.datetime | None = No
     return tuple(dict.fromkeys(out))
 
 
+def hop_sources(ctx: QContext, first: Iterable[Ref], second: Iterable[Ref],
+                link: Fact | None = None) -> dict[str, object] | None:
+    """Where each hop of a two-hop question was said (sessions and documents), or None when one session or
+    document says both: a question one passage answers is no multi-hop question (issue 25). `needed` is False
+    when an item of the second hop also names the `link` (its value or a surface form: "my brother Daniel has
+    started repainting the kitchen" answers "what is Maya's brother doing" alone), so the first hop is not
+    needed; generators ask those only after the ones whose every hop is."""
+    second = list(second)
+    a = {s for r in first if (s := ctx.source(r))}
+    b = {s for r in second if (s := ctx.source(r))}
+    if not a or not b or a & b:
+        return None
+    needed = True
+    if link is not None:
+        forms = [f for f in (link.value, *link.surface_forms) if len(f) > 2]
+        needed = not any((item := ctx.item(ref)) is not None and any(mentions(item[1], f) for f in forms)
+                         for ref in second)
+    return {"first": sorted(a), "second": sorted(b), "needed": needed}
+
+
 def carried_refs(ctx: QContext, fact: Fact, before: dt.datetime, limit: int = 3) -> tuple[Ref, ...]:
     """Evidence for a linking fact: items claiming it, else the earliest items carrying its first (most
     specific) surface form even without claiming it (a turn saying "my mentor Rizal Wijaya's news ...";

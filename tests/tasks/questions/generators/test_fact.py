@@ -91,8 +91,23 @@ def test_entity_disambiguation_names_one_namesake_by_a_cue():
     assert team.answer == "front desk" and team.distractors[0] == "the kitchen"
 
 
+def told_apart(ctx=None):
+    """The fixture's corpus with the relation said only where the relationship is: a turn about the brother's
+    life says "Daniel Okafor has started ...", not "my brother Daniel Okafor has started ..." (which answers a
+    two-hop question in one sentence)."""
+    ctx = ctx or context()
+    rel = {f.fact_id for f in ctx.world.facts if f.attribute == "relationship"}
+    turns = [t if set(t.fact_ids) & rel else t.model_copy(update={"text": t.text.replace("my brother ", "")})
+             for t in ctx.corpus.turns]
+    return context(ctx.world, ctx.corpus.model_copy(update={"turns": turns}))
+
+
 def test_multi_hop_chains_two_facts_and_cites_the_link():
-    ctx = context()
+    # where one sentence says both ("my brother Daniel Okafor has started ..."), the first hop is not needed:
+    # such a chain is marked and asked only after those whose every hop is
+    said_together = [c for c in multi_hop_traversal(context()) if "brother" in c.question]
+    assert said_together and all(not c.extra["hops_needed"] and c.priority >= 3 for c in said_together)
+    ctx = told_apart()
     cands = multi_hop_traversal(ctx)
     brother = one(cands, "What is Maya's brother doing at home these days?")
     assert brother.answer == "repainting the kitchen yellow"  # superseding "building a shed"
@@ -107,8 +122,28 @@ def test_multi_hop_chains_two_facts_and_cites_the_link():
     assert not [c for c in cands if "football final" in c.question]
 
 
+def test_each_hop_is_needed_and_said_in_its_own_session():
+    """The hop-removal test: without the turns that say who the brother is, or without those that say what he
+    is doing, the question is not asked; with both, they are in different sessions."""
+    ctx = told_apart()
+    question = "What is Maya's brother doing at home these days?"
+    brother = one(multi_hop_traversal(ctx), question)
+    link = brother.extra["link_fact_id"]
+    said = {r.item_id: ctx.source(r) for r in brother.evidence}
+    linked = {said[r.item_id] for r in brother.evidence if r.fact_id == link}
+    answered = {said[r.item_id] for r in brother.evidence if r.fact_id != link}
+    assert linked and answered and not linked & answered
+    assert brother.extra["hop_sources"] == {"link": sorted(linked), "answer": sorted(answered)}
+    assert brother.extra["hops_needed"] is True
+    for hop in (lambda r: r.fact_id == link, lambda r: r.fact_id != link):
+        gone = {r.item_id for r in brother.evidence if hop(r)}
+        turns = [t for t in ctx.corpus.turns if t.turn_id not in gone]
+        cut = context(ctx.world, ctx.corpus.model_copy(update={"turns": turns}))
+        assert not by_question(multi_hop_traversal(cut), question)
+
+
 def test_a_link_nobody_claims_is_cited_through_items_that_carry_it():
-    ctx = context()
+    ctx = told_apart()
     rel = {f.fact_id for f in ctx.world.facts if f.attribute == "relationship"}
     turns = [t.model_copy(update={"fact_ids": [f for f in t.fact_ids if f not in rel]}) for t in ctx.corpus.turns]
     bare = context(ctx.world, ctx.corpus.model_copy(update={"turns": turns}))
