@@ -246,7 +246,8 @@ def measure(layout: Layout, config: BuildConfig, run_id: str, land_keys: dict[st
     land_rows(layout, "measures", rows, run_id)
     con = session(layout, run_id)
     try:
-        asked = con.execute("select question_id, category, answer_type, answer from questions where run_id = ? "
+        asked = con.execute("select question_id, category, answer_type, answer, "
+                            "derivation->>'abstention' is not null from questions where run_id = ? "
                             "order by question_id", [run_id]).fetchall()
     finally:
         con.close()

@@ -67,7 +67,8 @@ def measure_names() -> tuple[str, ...]:
               "coherence.greetings_against_time", "coherence.unrelated_senders"]
     names += [f"facts.{m}" for m in ("verbatim_mentions", "mentions_per_fact", "multi_turn_facts", "pattern_recall")]
     names += [f"questions.{m}" for m in ("templates", "skeletons", "top_template_share", "template_answer_share",
-                                         "yes_no_balance", "answer_entropy", "abstention_share")]
+                                         "yes_no_balance", "answer_entropy", "abstention_share",
+                                         "complete_parses")]
     names += ["difficulty.chance"] + [f"difficulty.chance.{c}" for c in ALL_CATEGORIES]
     for b in BASELINES:
         names += [f"difficulty.{b}"] + [f"difficulty.{b}.{c}" for c in ALL_CATEGORIES]

@@ -165,11 +165,14 @@ def _mean(values) -> float:
 
 
 def labels(rows: list, questions: list[tuple[str, ...]]) -> list:
-    """One QuestionDifficulty per question (`questions`: id, category, answer type[, answer]) from the measure rows'
-    `difficulty.<baseline>` details: which baselines solve it, which were scored on it, and whether it is
-    `memory_free`: its template's prior (`answer_prior`) gives its answer where a guess would not (a short or long
+    """One QuestionDifficulty per question (`questions`: id, category, answer type[, answer[, abstains]]) from the
+    measure rows' `difficulty.<baseline>` details: which baselines solve it, which were scored on it, and whether it
+    is `memory_free`: its template's prior (`answer_prior`) gives its answer where a guess would not (a short or long
     answer other than yes/no). A question-only heuristic or the prior on multiple choice or yes/no is right one time
-    in six or two by chance alone, so those solves are labelled but do not make an item memory-free."""
+    in six or two by chance alone, so those solves are labelled but do not make an item memory-free. Nor does the
+    prior's decline on an abstention item: whether to decline is a choice of two, and each abstention template also
+    asks its answerable twins in the same words (the stage alternates them), so always declining is a guess that is
+    right about half the time, as always answering Yes is."""
     from schemas.metrics import QuestionDifficulty
 
     solved = {}
@@ -178,10 +181,11 @@ def labels(rows: list, questions: list[tuple[str, ...]]) -> list:
         if r.measure.startswith("difficulty.") and name in BASELINES and "solved" in r.detail:
             solved[name] = set(r.detail["solved"])
     out = []
-    for qid, category, answer_type, *answer in questions:
+    for qid, category, answer_type, *rest in questions:
+        answer, abstains = rest[:1], len(rest) > 1 and bool(rest[1])
         scored = [b for b in BASELINES if b in solved and (b not in QUESTION_ONLY or answer_type == "mcq")]
         by = [b for b in scored if qid in solved[b]]
-        guessable = answer_type == "mcq" or bool(answer) and normalize(answer[0]) in ("yes", "no")
+        guessable = answer_type == "mcq" or abstains or bool(answer) and normalize(answer[0]) in ("yes", "no")
         out.append(QuestionDifficulty(question_id=qid, category=category, answer_type=answer_type, solved_by=by,
                                       scored_by=scored, memory_free="answer_prior" in by and not guessable))
     return out

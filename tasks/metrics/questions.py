@@ -12,6 +12,10 @@
 - `questions.abstention_share`: the share of items the history cannot answer (`Question.abstention`: their gold is
   a decline), with the count by kind (never_said, someone_else, only_planned) and the share of the abstention
   templates' items that are answerable twins in the same words (half means the form gives nothing away).
+- `questions.complete_parses`: the share of items every sentence of which gets a complete Link Grammar parse (the
+  stage's own check, tasks/questions/forms.py `parse_form`: multi-word names, dates and `email` read as words the
+  dictionary has); null without Link Grammar. The detail counts how they are asked: the first person, a request
+  or lead, an indirect reference (`derivation.indirect`), and the multi-hop items whose every hop is needed.
 """
 
 from __future__ import annotations
@@ -25,8 +29,9 @@ from schemas.metrics import measure_row as row
 from schemas.qa import Question
 from tasks.evaluate.baselines import is_yes_no, template_of
 from tasks.evaluate.text import normalize
+from tasks.metrics import grammar
 from tasks.metrics.corpus import PersonaCorpus
-from tasks.metrics.text import skeleton
+from tasks.metrics.text import sentences, skeleton
 
 MIN_TEMPLATE_ITEMS = 5
 
@@ -52,7 +57,7 @@ class QuestionTally:
         if not qs:
             return [row(f"questions.{m}", None, 0, note="no questions") for m in (
                 "templates", "skeletons", "top_template_share", "template_answer_share", "yes_no_balance",
-                "answer_entropy", "abstention_share")]
+                "answer_entropy", "abstention_share", "complete_parses")]
         derived = [q for q in qs if isinstance(q.derivation, dict) and q.derivation.get("template")]
         templates = Counter(template_of(q) for q in qs)
         top, top_n = templates.most_common(1)[0]
@@ -67,6 +72,7 @@ class QuestionTally:
             self._yes_no(qs),
             self._entropy(qs),
             self._abstention(qs),
+            self._parses(qs),
         ]
 
     def _answer_share(self, qs: list[Question]) -> MeasureRow:
@@ -121,3 +127,19 @@ class QuestionTally:
         return row("questions.abstention_share", sum(kinds.values()) / len(qs), len(qs),
                    {"by_kind": dict(sorted(kinds.items())),
                     "answerable_share_in_abstention_templates": round(twins / len(shared), 4) if shared else None})
+
+    def _parses(self, qs: list[Question]) -> MeasureRow:
+        from tasks.questions.forms import parse_form
+
+        wording = [q.derivation.get("wording") or {} for q in qs if isinstance(q.derivation, dict)]
+        hops = [q.derivation.get("hops_needed") for q in qs if isinstance(q.derivation, dict)
+                and "multi_hop_traversal" in q.characteristics and "hops_needed" in q.derivation]
+        detail = {"first_person": sum(1 for w in wording if w.get("person") == "first"),
+                  "request_or_lead": sum(1 for w in wording if w.get("form") not in (None, "direct")),
+                  "indirect": sum(1 for q in qs if isinstance(q.derivation, dict) and q.derivation.get("indirect")),
+                  "multi_hop_needed": f"{sum(1 for h in hops if h)} of {len(hops)}"}
+        if not grammar.available():
+            return row("questions.complete_parses", None, len(qs), detail, note="Link Grammar is not installed")
+        failed = [q.question_id for q in qs
+                  if any(grammar.parses(parse_form(s)) is False for s in sentences(q.question))]
+        return row("questions.complete_parses", 1 - len(failed) / len(qs), len(qs), detail | {"failed": failed[:20]})

@@ -148,12 +148,16 @@ def test_labels_mark_items_the_answer_prior_gives_away():
             measure_row("difficulty.question_only_longest", 1.0, 1, {"solved": ["q2"]}),
             measure_row("difficulty.bm25_copy", 0.5, 2, {"solved": ["q2"]}),
             measure_row("difficulty.bm25_copy.fact", 0.5, 2, {"solved": ["q1"]})]  # a breakdown row: not read
-    rows.append(measure_row("difficulty.answer_prior", 0.5, 3, {"solved": ["q1", "q3"]}))
+    rows.append(measure_row("difficulty.answer_prior", 0.5, 4, {"solved": ["q1", "q3", "q4"]}))
     found = {d.question_id: d for d in labels(rows, [("q1", "fact", "short", "Lisbon"), ("q2", "fact", "mcq", "x"),
-                                                     ("q3", "aggregation", "short", "No")])}
+                                                     ("q3", "aggregation", "short", "No"),
+                                                     ("q4", "hallucination", "long", "There is no record of it",
+                                                      True)])}
     assert (found["q1"].solved_by, found["q1"].memory_free) == (["answer_prior"], True)
     assert found["q1"].scored_by == ["answer_prior", "bm25_copy"]
     # a question-only guess that is right (one time in six) and a prior that is right on yes/no are labelled, but
     # a guess is no proof an item needs no memory
     assert (found["q2"].solved_by, found["q2"].memory_free) == (["question_only_longest", "bm25_copy"], False)
     assert (found["q3"].solved_by, found["q3"].memory_free) == (["answer_prior"], False)
+    # declining an abstention item is one of two choices, its twins asked in the same words: a guess as well
+    assert (found["q4"].solved_by, found["q4"].memory_free) == (["answer_prior"], False)
