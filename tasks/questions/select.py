@@ -89,7 +89,8 @@ def rank(items: list[Prepared], rng: random.Random) -> list[Prepared]:
     persona's template asks is drawn uniformly over the answers its candidates have, not by how many carry each
     (a template whose candidates are mostly "No" asks "Yes" as often when it can, and a count template does not
     favour the count its world makes commonest); abstention items and answerable ones take turns first
-    (`abstains`). Within one answer: checkpoints interleaved (the rarer
+    (`abstains`), and an abstention template whose answerable twins the persona lacks is not asked (its items
+    would all be declines: the form would give the answer). Within one answer: checkpoints interleaved (the rarer
     post_shock and in_timeline items first in each turn), then a seeded draw."""
     draws = {id(p): rng.random() for p in items}
     by_key: dict[tuple[int, str, str], list[Prepared]] = defaultdict(list)
@@ -97,7 +98,10 @@ def rank(items: list[Prepared], rng: random.Random) -> list[Prepared]:
         by_key[(p.candidate.priority, p.candidate.template, answer_key(p.candidate.answer))].append(p)
     levels: dict[int, dict[str, dict[bool, list[list[Prepared]]]]] = defaultdict(
         lambda: defaultdict(lambda: defaultdict(list)))
+    answerable = {p.candidate.template for p in items if not abstains(p.candidate)}
     for (priority, template, _), group in sorted(by_key.items()):
+        if abstains(group[0].candidate) and template not in answerable:
+            continue  # no twin to take turns with: the template's form would say "decline"
         levels[priority][template][abstains(group[0].candidate)].append(_interleaved(group, draws))
     out: list[Prepared] = []
     for priority in sorted(levels):

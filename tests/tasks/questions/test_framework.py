@@ -441,6 +441,11 @@ def test_a_template_asks_its_answers_evenly_not_by_how_many_candidates_carry_eac
     tops = [[p.candidate.answer for p in rank(pool, random.Random(seed))[:2]] for seed in range(200)]
     assert all("There is no record of it" in top for top in tops)
     assert 0.35 <= sum(top[0] == "There is no record of it" for top in tops) / len(tops) <= 0.65
+    # without a twin to take turns with, an abstention template is not asked: all its items would be declines
+    alone = [Prepared(replace(trap.candidate, template="hallucination.fabrication.y", question=f"q{n}",
+                              extra={"abstention": "never_said"}), *astuple_rest(trap)) for n in range(3)]
+    assert [p.candidate.template for p in rank(pool + alone, random.Random(0))].count(
+        "hallucination.fabrication.y") == 0
     # priority still comes first, and templates take turns within it
     pool = [variant("extreme_value", "aggregation.extreme_value.a", n, f"x{n}", priority=1) for n in range(5)]
     pool += [variant("extreme_value", "aggregation.extreme_value.b", n, f"y{n}", priority=1) for n in range(5)]
