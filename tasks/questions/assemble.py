@@ -103,7 +103,11 @@ def build_questions(config: BuildConfig, persona: Persona, world: World, corpus:
     for p in chosen:
         report.kept[p.generator] += 1
     ctx = ctxs[0]
-    return assemble(ctx, asked, make_mcq(ctx, chosen), rephrase(ctx, asked, gateway))
+    priors: dict[str, Counter] = defaultdict(Counter)
+    for p in prepared:
+        priors[p.candidate.template][mcq.normalize(p.candidate.answer)] += 1
+    choices = make_mcq(ctx, chosen, [a.text for a in asked], priors)
+    return assemble(ctx, asked, choices, rephrase(ctx, asked, gateway))
 
 
 WORDING_ROUNDS = 20
@@ -258,9 +262,13 @@ def complete(ctx: QContext, cand: Candidate, refs: tuple[Ref, ...], asked_at: dt
 
 
 # -- multiple choice --------------------------------------------------------------------------------
-def make_mcq(ctx: QContext, chosen: list[Prepared]) -> dict[int, tuple[list[str], int]]:
+def make_mcq(ctx: QContext, chosen: list[Prepared], texts: list[str] | None = None,
+             priors: dict[str, Counter] | None = None) -> dict[int, tuple[list[str], int]]:
     """index in `chosen` -> (options, gold index) for a `mcq_share` of the short items that have five
-    usable distractors; the rest stay short-answer."""
+    usable distractors; the rest stay short-answer. An item whose options let a memory-free heuristic single
+    out the gold (`mcq.shortcuts`, over the asked `texts` and the templates' candidate answers `priors`) is made
+    multiple choice only while that heuristic has singled out fewer than its chance share of the `want` items
+    (at least one)."""
     share = ctx.config.stages.questions.mcq_share
     pool = mcq.Pool(ctx)
     rng = ctx.rng("mcq")
@@ -268,6 +276,8 @@ def make_mcq(ctx: QContext, chosen: list[Prepared]) -> dict[int, tuple[list[str]
     rng.shuffle(shorts)
     want = math.floor(share * len(shorts) + 0.5)
     dealer = mcq.Dealer(ctx.rng("mcq:positions"))
+    index = mcq.history_index(ctx)
+    singled: Counter = Counter()
     out: dict[int, tuple[list[str], int]] = {}
     for i in shorts:
         if len(out) >= want:
@@ -278,7 +288,15 @@ def make_mcq(ctx: QContext, chosen: list[Prepared]) -> dict[int, tuple[list[str]
                                       ctx.rng(key))
         if picked is None:
             continue
-        out[i] = mcq.options_for(cand.answer, picked, dealer.next(), ctx.rng(key + ":order"))
+        position = dealer.peek()
+        options, gold = mcq.options_for(cand.answer, picked, position, ctx.rng(key + ":order"))
+        found = mcq.shortcuts(texts[i] if texts else cand.question, options, gold, chosen[i].asked_at, index,
+                              (priors or {}).get(cand.template))
+        if any(singled[h] >= max(1, round(want / len(options))) for h in found):
+            continue  # this heuristic has had its chance share of the items: the item stays short-answer
+        dealer.next()
+        singled.update(found)
+        out[i] = (options, gold)
     return out
 
 

@@ -25,6 +25,13 @@ contained in one) as a whole phrase, one the question itself names. Bare yes/no 
 "Yes, once", ...) and items whose question lists its options (`extra["options_in_question"]`) stay
 short-answer: the gold would be the odd one out, or the named options are fewer than six.
 
+Shortcuts: a system that reads only the question and its options picks the longest option, the one sharing most
+words with the question, the one the history mentions most often, or the template's commonest answer (the
+difficulty baselines, tasks/evaluate/baselines.py). `shortcuts` names those that single out an item's gold; the
+stage makes an item multiple choice only while each of them has singled out fewer than its chance share (one in
+six) of the persona's multiple-choice items, and the others stay short-answer, so no such heuristic scores far
+above chance by design.
+
 Gold positions are dealt from shuffled blocks of the six positions (a seeded permuted-block design), so
 they are uniform per persona. Scoring compares option content: `answer` is the gold option's text.
 """
@@ -34,11 +41,14 @@ from __future__ import annotations
 import datetime as dt
 import random
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from schemas.qa import MCQ_OPTIONS
 from tasks.common.facttext import attribute_phrase, mentions
+from tasks.evaluate.baselines import HistoryIndex
+from tasks.evaluate.text import content_words
 from tasks.questions.base import Candidate, QContext
 from tasks.questions.scales import WEEKDAYS, Scale, form_of, normalize, same_scale, scale_fill, scale_of
 
@@ -319,7 +329,46 @@ class Dealer:
         self.rng, self.block = rng, []
 
     def next(self) -> int:
+        position = self.peek()
+        self.block.pop()
+        return position
+
+    def peek(self) -> int:
+        """The position `next` deals, without dealing it (an item that stays short-answer takes none)."""
         if not self.block:
             self.block = list(range(MCQ_OPTIONS))
             self.rng.shuffle(self.block)
-        return self.block.pop()
+        return self.block[-1]
+
+
+# -- question-only shortcuts --------------------------------------------------------------------------------
+SHORTCUTS = ("question_only_longest", "question_only_overlap", "question_only_frequent", "answer_prior")
+"""The memory-free heuristics of the difficulty baselines (tasks/evaluate/baselines.py) that read a multiple-
+choice item's question and options only (for `frequent`, how often each option was said before; for
+`answer_prior`, which answers the template's candidates have, the persona's own stand-in for the release)."""
+
+
+@dataclass(frozen=True)
+class _Said:
+    item_id: str
+    timestamp: dt.datetime
+    text: str
+
+
+def history_index(ctx: QContext) -> HistoryIndex:
+    """The persona's turns and chunks as the `question_only_frequent` baseline counts them."""
+    items = [_Said(t.turn_id, t.timestamp, t.text) for t in ctx.corpus.turns]
+    items += [_Said(c.chunk_id, c.created_at, c.text) for c in ctx.corpus.chunks]
+    return HistoryIndex(items)
+
+
+def shortcuts(question: str, options: list[str], gold: int, asked_at: dt.datetime, index: HistoryIndex,
+              prior: Counter | None = None) -> list[str]:
+    """The SHORTCUTS that single out the gold (it alone scores best): a system reading the question and options
+    alone would pick it. `prior`: how many of the template's candidates have each answer (normalized)."""
+    asked = set(content_words(question))
+    scores = {"question_only_longest": [len(o) for o in options],
+              "question_only_overlap": [len(asked & set(content_words(o))) for o in options],
+              "question_only_frequent": [index.count(o, asked_at) for o in options],
+              "answer_prior": [(prior or Counter())[normalize(o)] for o in options]}
+    return [name for name, s in scores.items() if s[gold] == max(s) and s.count(s[gold]) == 1]

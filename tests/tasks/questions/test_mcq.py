@@ -172,5 +172,21 @@ def test_make_mcq_is_deterministic_and_positions_stay_uniform():
     chosen = [Prepared(c, "t", ctx.asked_at, ctx.asked_at, (), "in_timeline") for c in items]
     first, again = make_mcq(ctx, chosen), make_mcq(ctx, chosen)
     assert first == again and len(first) >= 20
+    # no memory-free heuristic singles out the gold of more than its chance share (one in six) of the items
+    index = mcq.history_index(ctx)
+    singled = Counter(h for i, (options, gold) in first.items()
+                      for h in mcq.shortcuts(items[i].question, options, gold, ctx.asked_at, index))
+    assert all(n <= max(1, round(len(items) / MCQ_OPTIONS)) for n in singled.values())
     for i, (options, gold) in first.items():
         assert options[gold] == items[i].answer and len({scales.normalize(o) for o in options}) == MCQ_OPTIONS
+
+
+def test_shortcuts_name_the_heuristics_that_single_out_the_gold():
+    ctx = ctx_for(corpus=hand_corpus(CITY_TALK))
+    options = ["Boston", "Cambridge Heights Café", "Denver", "Seattle", "Chicago", "Lisbon"]
+    found = mcq.shortcuts("Which café does Maya like?", options, 1, ctx.asked_at, mcq.history_index(ctx))
+    assert "question_only_longest" in found and "question_only_overlap" in found
+    # Boston is said once in the history, the others never: the frequency heuristic would pick it
+    assert "question_only_frequent" in mcq.shortcuts("Where?", options, 0, ctx.asked_at, mcq.history_index(ctx))
+    prior = Counter({"denver": 3, "boston": 1})
+    assert mcq.shortcuts("Where?", options, 2, ctx.asked_at, mcq.history_index(ctx), prior) == ["answer_prior"]
