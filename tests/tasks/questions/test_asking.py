@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from schemas.corpus import Corpus, Session, Turn
+from schemas.corpus import Corpus
 from tasks.questions import forms
 from tasks.questions.assemble import Report, build_questions
 from tasks.questions.base import Candidate, QContext
@@ -102,16 +102,9 @@ def world_with_brother():
 
 
 def corpus(said: dict) -> Corpus:
-    from tests.tasks.questions.test_framework import at
+    from tests.tasks.questions.test_framework import hand_corpus
 
-    sessions, turns = [], []
-    for n in range(1, 11):
-        sid = f"{PID}-s{n:04d}"
-        sessions.append(Session(session_id=sid, persona_id=PID, started_at=at(n), category="information_sharing"))
-        text, facts = said.get(n, ("Any tips for a rainy evening?", []))
-        turns.append(Turn(turn_id=f"{sid}-t01", session_id=sid, persona_id=PID, timestamp=at(n, 20, 1), role="user",
-                          text=text, fact_ids=facts))
-    return Corpus(sessions=sessions, turns=turns)
+    return hand_corpus(said)
 
 
 def daniel(ctx: QContext) -> list[Candidate]:
