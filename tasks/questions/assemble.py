@@ -46,7 +46,7 @@ from tasks.questions.asking import Asked, ask
 from tasks.questions.base import GENERATORS, STAGE, Candidate, Generator, QContext, Ref
 from tasks.questions.checkpoints import ShockCheck, checkpoint_of, context_at, probe_days
 from tasks.questions.forms import as_written
-from tasks.questions.select import Prepared, abstains, answer_key, round_robin, select, valid_characteristics
+from tasks.questions.select import Prepared, Strata, abstains, answer_key, round_robin, select, valid_characteristics
 from tasks.questions.wording import quoted, raw_wording
 
 CONTROL = "control"
@@ -126,7 +126,8 @@ def worded_selection(ctxs: list[QContext], prepared: list[Prepared], check: Shoc
     asked: list[Asked] = []
     for _ in range(WORDING_ROUNDS):
         rng = rng_for(ctx.config.seed, ctx.persona.persona_id, STAGE, None, "select")
-        chosen = select(options, [p for p in prepared if _wkey(p) not in failed], rng)
+        chosen = select(options, [p for p in prepared if _wkey(p) not in failed], rng,
+                        Strata(ctx.config.seed, ctx.persona.persona_id))
         asked = ask(ctx, confirm_shocks(check, chosen, ctxs), parses)
         bad = {_wkey(a.prepared) for a in asked if a.wording.parsed is False}
         if not bad:

@@ -15,10 +15,11 @@
   beyond the floors, only when the candidates cannot fill the total under it is the cap raised, one item at
   a time.
 - Within a characteristic (`rank`): lower `priority` first; then its templates in turn, and within a
-  template its distinct answers in turn from a uniform draw (so a template's answers are spread over what
-  its candidates allow, not skewed to the commonest: the `answer_prior` baseline and yes/no balance); then
-  checkpoints interleaved (the rarer post_shock and in_timeline items are not crowded out by
-  post_distraction ones); then a seeded draw. A question text is asked once per persona.
+  template its distinct answers in turn, starting from the persona's stratum (`Strata`: so a template's
+  answers are spread over what its candidates allow across the release, not skewed to the commonest: the
+  `answer_prior` baseline, per-template answer shares and yes/no balance); then checkpoints interleaved (the
+  rarer post_shock and in_timeline items are not crowded out by post_distraction ones); then a seeded draw.
+  A question text is asked once per persona.
 """
 
 from __future__ import annotations
@@ -26,14 +27,52 @@ from __future__ import annotations
 import datetime as dt
 import math
 import random
+import re
+import zlib
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from schemas.config import QuestionOptions
 from tasks.questions.base import CATEGORY_OF, TAXONOMY, Candidate, Ref
 
 CHECKPOINT_ORDER = {"post_shock": 0, "in_timeline": 1, "post_distraction": 2, "zero_memory": 3}
+GOLDEN = (math.sqrt(5) - 1) / 2
+_NUMBER = re.compile(r"^-?\d+(?:\.\d+)?")
+
+
+class Strata:
+    """Where in a template's ordered answers a persona starts: a point of the golden-ratio sequence over the
+    personas (`p0003` is the fourth), shifted per template by a seeded offset. A persona selects alone, so a
+    uniform draw per persona lets the answers most personas' candidates share pile up across the release ("5"
+    emails for a third of a template's items); the sequence spreads the personas' starting points evenly over
+    every template's answer range instead (each persona's start still its own, and the same on every rebuild).
+    Within a persona the order carries no signal: which quantile of its own answers it starts from is not
+    visible in any item."""
+
+    def __init__(self, seed: int, persona_id: str) -> None:
+        digits = re.findall(r"\d+", persona_id)
+        self.index = int(digits[-1]) if digits else zlib.crc32(persona_id.encode())
+        self.seed = seed
+
+    def point(self, key: str) -> float:
+        """The persona's point in [0, 1) for `key` (a template, or a template and its side)."""
+        offset = zlib.crc32(f"{self.seed}|{key}".encode()) / 2**32
+        return (offset + self.index * GOLDEN) % 1.0
+
+    def order(self, key: str, groups: list[list], answer: Callable[[list], str]) -> list[list]:
+        """`groups` (one per distinct answer) in the answers' canonical order, rotated to start at the
+        persona's point."""
+        ranked = sorted(groups, key=lambda g: canonical(answer(g)))
+        start = int(self.point(key) * len(ranked)) if ranked else 0
+        return ranked[start:] + ranked[:start]
+
+
+def canonical(answer: str) -> tuple:
+    """An answer's place in its template's order: numbers (counts, "3 months") by value, then text."""
+    key = answer_key(answer)
+    found = _NUMBER.match(key)
+    return (0, float(found.group()), key) if found else (1, 0.0, key)
 
 
 @dataclass
@@ -83,14 +122,15 @@ def feasible_total(options: QuestionOptions, available: dict[str, int], share: f
     return 0
 
 
-def rank(items: list[Prepared], rng: random.Random) -> list[Prepared]:
+def rank(items: list[Prepared], rng: random.Random, strata: Strata | None = None) -> list[Prepared]:
     """A characteristic's queue: priority first; within a priority, its templates in turn (a seeded order) and,
-    within a template, its answers in turn, in a seeded order of its distinct answers: the first answer a
-    persona's template asks is drawn uniformly over the answers its candidates have, not by how many carry each
-    (a template whose candidates are mostly "No" asks "Yes" as often when it can, and a count template does not
-    favour the count its world makes commonest); abstention items and answerable ones take turns first
-    (`abstains`), and an abstention template whose answerable twins the persona lacks is not asked (its items
-    would all be declines: the form would give the answer). Within one answer: checkpoints interleaved (the rarer
+    within a template, its answers in turn, in their canonical order from the persona's stratum (`Strata`; a
+    seeded order without one): the first answer a persona's template asks depends on which answers its
+    candidates have, not on how many carry each (a template whose candidates are mostly "No" asks "Yes" as often
+    when it can, and a count template does not favour the count its world makes commonest); abstention items
+    and answerable ones take turns first (`abstains`), and an abstention template whose answerable twins the
+    persona lacks is not asked (its items would all be declines: the form would give the answer). Within one
+    answer: checkpoints interleaved (the rarer
     post_shock and in_timeline items first in each turn), then a seeded draw."""
     draws = {id(p): rng.random() for p in items}
     by_key: dict[tuple[int, str, str], list[Prepared]] = defaultdict(list)
@@ -112,9 +152,15 @@ def rank(items: list[Prepared], rng: random.Random) -> list[Prepared]:
             sides = []
             for side in sorted(levels[priority][template]):
                 answers = levels[priority][template][side]
-                rng.shuffle(answers)
+                if strata is None:
+                    rng.shuffle(answers)
+                else:
+                    answers = strata.order(f"{template}|{side}", answers, lambda g: g[0].candidate.answer)
                 sides.append(round_robin(answers))
-            rng.shuffle(sides)
+            if strata is None or len(sides) < 2:
+                rng.shuffle(sides)
+            elif strata.point(f"{template}|sides") >= 0.5:
+                sides.reverse()
             streams.append(round_robin(sides))
         out += round_robin(streams)
     return out
@@ -147,17 +193,19 @@ def round_robin(streams: list[list]) -> list:
     return [s[i] for i in range(depth) for s in streams if i < len(s)]
 
 
-def select(options: QuestionOptions, prepared: Sequence[Prepared], rng: random.Random) -> list[Prepared]:
-    """The persona's questions, balanced as the module docstring says, in a stable order."""
+def select(options: QuestionOptions, prepared: Sequence[Prepared], rng: random.Random,
+           strata: Strata | None = None) -> list[Prepared]:
+    """The persona's questions, balanced as the module docstring says, in a stable order. `strata` (the
+    persona's, `Strata`) spreads each template's answers over the release; without it, a seeded draw."""
     controls = [p for p in prepared if p.checkpoint == "zero_memory"]
     regular = dedupe([p for p in prepared if p.checkpoint != "zero_memory"], rng)
-    picked_controls = _controls(controls, options.zero_memory, rng)
+    picked_controls = _controls(controls, options.zero_memory, rng, strata)
     queues: dict[str, list[Prepared]] = defaultdict(list)
     for p in regular:
         queues[p.characteristic].append(p)
     order = sorted(queues)
     rng.shuffle(order)
-    queues = {ch: rank(sorted(queues[ch], key=_stable), rng) for ch in order}
+    queues = {ch: rank(sorted(queues[ch], key=_stable), rng, strata) for ch in order}
     available = defaultdict(int)
     for p in regular:
         available[p.category] += 1
@@ -237,13 +285,21 @@ def trim(options: QuestionOptions, picked: list[Prepared], share: float) -> list
     return picked
 
 
-def _controls(controls: list[Prepared], wanted: int, rng: random.Random) -> list[Prepared]:
-    """Up to `wanted` controls, templates in turn."""
+def _controls(controls: list[Prepared], wanted: int, rng: random.Random, strata: Strata | None = None
+              ) -> list[Prepared]:
+    """Up to `wanted` controls, templates in turn; within a template, its answers in turn from the persona's
+    stratum (a seeded order without one)."""
     by_template: dict[str, list[Prepared]] = defaultdict(list)
     for p in sorted(controls, key=_stable):
         by_template[p.candidate.template].append(p)
-    for group in by_template.values():
+    for template, group in by_template.items():
         rng.shuffle(group)
+        if strata is not None:
+            answers: dict[str, list[Prepared]] = defaultdict(list)
+            for p in group:
+                answers[answer_key(p.candidate.answer)].append(p)
+            ordered = strata.order(template, list(answers.values()), lambda g: g[0].candidate.answer)
+            by_template[template] = round_robin(ordered)[::-1]  # popped from the end
     out: list[Prepared] = []
     while len(out) < wanted and any(by_template.values()):
         for template in sorted(by_template):

@@ -454,6 +454,29 @@ def test_a_template_asks_its_answers_evenly_not_by_how_many_candidates_carry_eac
     assert ordered[:2] == ["c", "c"] and set(ordered[2:4]) == {"a", "b"} and set(ordered[4:6]) == {"a", "b"}
 
 
+
+def test_strata_spread_a_template_s_answers_evenly_over_the_release():
+    """Forty personas with the same four counts (2 to 5) and most candidates on "3": each persona selects alone,
+    so drawn per persona the counts pile up by chance (one count starts 14 or more of the 40 for two seeds in
+    five); from the personas' strata each count starts 9 to 11 of them. Where the personas' sets differ, every
+    persona still starts from one of its own answers."""
+    from tasks.questions.select import Strata, rank
+
+    pool = [variant("conditional_counting", "aggregation.conditional_counting.x", k, str(3 if k < 9 else 2 + k % 4))
+            for k in range(13)]
+    firsts = [rank(pool, random.Random(n), Strata(7, f"p{n:04d}"))[0].candidate.answer for n in range(40)]
+    assert sorted(Counter(firsts)) == ["2", "3", "4", "5"] and all(9 <= v <= 11 for v in Counter(firsts).values())
+    own = [rank([variant("conditional_counting", "aggregation.conditional_counting.x", k, str(n % 5 + k % 4))
+                 for k in range(8)], random.Random(n), Strata(7, f"p{n:04d}"))[0].candidate.answer for n in range(40)]
+    assert all(n % 5 <= int(a) <= n % 5 + 3 for n, a in enumerate(own))
+    # yes/no: personas alternate evenly, and a rebuild starts every persona where it did
+    pool = [variant("absence_detection", "aggregation.absence_detection.x", n, "No" if n < 9 else "Yes")
+            for n in range(10)]
+    tops = [rank(pool, random.Random(n), Strata(7, f"p{n:04d}"))[0].candidate.answer for n in range(40)]
+    assert 18 <= tops.count("Yes") <= 22
+    assert tops == [rank(pool, random.Random(n + 99), Strata(7, f"p{n:04d}"))[0].candidate.answer for n in range(40)]
+
+
 # -- multiple choice --------------------------------------------------------------------------------
 def cities_world():
     """The fixture world with two more people's cities, so the city family holds five other values."""
