@@ -143,7 +143,7 @@ LIFE_KINDS: list[EventKind] = [
         "promotion", "ask for a promotion at {employer}", L.draw_promotion,
         Outcome((fs("income_band", "{band}", "{band} income", path="identity.income_band"),)),
         Outcome((fs("passed_over", "passed over for promotion", "passed over"),)),
-        weight=1, long_share=0.9, cooldown=120, requires=L.employed, tags=tags("career"),
+        weight=1, long_share=0.9, cooldown=120, requires=L.has_boss, tags=tags("career"),
     ),
     EventKind(
         "restructure", "get through the restructuring at {employer}", L.draw_restructure,
@@ -155,7 +155,7 @@ LIFE_KINDS: list[EventKind] = [
             constraint=ConstraintSpec("spending_restriction", "no big purchases or trips until {until}",
                                       "no big purchases", ("big_purchase", "travel"), (60, 120)),
         ),
-        weight=1, long_share=0.9, cooldown=365, requires=L.employed, tags=tags("career"), yearly=T.restructuring,
+        weight=1, long_share=0.9, cooldown=365, requires=L.has_boss, tags=tags("career"), yearly=T.restructuring,
     ),
     EventKind(
         "milestone", "celebrate {person}'s {milestone} at {venue}", L.draw_milestone,

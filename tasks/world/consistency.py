@@ -39,6 +39,9 @@ NOT_EMPLOYED = ATTRIBUTES["employer"].vacant
 """The employer values meaning the persona has none (the ontology's vacant values)."""
 EMPLOYER_KINDS = frozenset({"promotion", "restructure", "colleague_lunch", "work_project", "retire"})
 """Event kinds that happen at the persona's employer (their plan's entity names it)."""
+SELF_EMPLOYED = "self-employed"
+BOSS_KINDS = frozenset({"promotion", "restructure"})
+"""Event kinds that need an employer other than the persona: nobody promotes or restructures the self-employed."""
 
 
 @dataclass(frozen=True)
@@ -130,6 +133,9 @@ def precondition_problems(world: World, persona_name: str) -> list[Problem]:
             out.append(Problem(event.event_id, "event_precondition",
                                f"{event.event_id} ({event.kind}) happens while {persona_name} has no employer "
                                f"({now or 'none recorded'})"))
+        elif now == SELF_EMPLOYED and plan.kind in BOSS_KINDS:
+            out.append(Problem(event.event_id, "event_precondition",
+                               f"{event.event_id} ({event.kind}) happens while {persona_name} is self-employed"))
         elif named is not None and named != now:
             out.append(Problem(event.event_id, "event_precondition",
                                f"{event.event_id} ({event.kind}) happens at {named}, but on {event.date} "

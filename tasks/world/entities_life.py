@@ -33,7 +33,7 @@ VOLUNTEER_TASKS = {"food bank": ("sorting donations", "packing food parcels"),
                    "library": ("the front desk", "shelving returns"),
                    "community garden": ("weeding", "watering the beds")}
 """What a volunteer does at each kind of place: no weeding at the library."""
-BILLS = (("boiler repair", "1,200"), ("dental work", "850"), ("car repair", "1,400"), ("tax bill", "2,100"),
+BILLS = (("boiler repair", "1,200"), ("dental bill", "850"), ("car repair", "1,400"), ("tax bill", "2,100"),
          ("roof leak repair", "1,750"), ("vet bill", "900"))
 MILESTONES = ("wedding", "graduation", "50th birthday party", "housewarming", "retirement party", "baby shower")
 
@@ -51,6 +51,11 @@ def partner(profile: dict[str, Any]) -> str | None:
 def family(profile: dict[str, Any]) -> list[str]:
     """Names of related family members."""
     return [r["name"] for r in profile["relationships"] if r["role"] in FAMILY_ROLES]
+
+
+def has_boss(profile: dict[str, Any]) -> bool:
+    """True when the persona works for an employer other than themselves (someone can promote them)."""
+    return employed(profile) and profile["identity"]["employer"] != "self-employed"
 
 
 def employed(profile: dict[str, Any]) -> bool:

@@ -35,7 +35,7 @@ from tasks.domains.base import DomainPack, PackOutcome, ScheduledEvent
 from tasks.llm.gateway import CallSpec, Gateway
 from tasks.world import banks, causes
 from tasks.world.catalog import KINDS, EventKind, Outcome
-from tasks.world.consistency import EMPLOYER_KINDS, NOT_EMPLOYED
+from tasks.world.consistency import BOSS_KINDS, EMPLOYER_KINDS, NOT_EMPLOYED, SELF_EMPLOYED
 from tasks.world.drafts import baseline_drafts, constraint_draft, constraint_of, fact_drafts, outcome_context
 from tasks.world.evolve import HOBBIES_PATH, FactDraft, Matter, WorldState, facts_valid_at
 from tasks.world.ontology import Attribute, event_names, ontology
@@ -372,6 +372,8 @@ class _Simulation:
         if plan.kind in EMPLOYER_KINDS:
             employer = self.state.profile["identity"]["employer"]
             if employer in NOT_EMPLOYED or plan.entity.get("employer", employer) != employer:
+                return "precondition:employer"
+            if employer == SELF_EMPLOYED and plan.kind in BOSS_KINDS:
                 return "precondition:employer"
         too_soon = self.too_soon(kind, day, plan.entity)
         return f"rate:{too_soon}" if too_soon else None

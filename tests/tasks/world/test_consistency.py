@@ -105,6 +105,25 @@ def test_a_planted_precondition_violation_is_found():
     assert "St. Anne's Hospital" in found[0].message and "Northgate Clinic" in found[0].message
 
 
+def test_a_promotion_of_the_self_employed_is_found_and_never_planned():
+    """'Status report: ask for a promotion at self-employed' (rhelm p0005): nobody promotes or restructures the
+    self-employed; their own work projects and lunches are fine."""
+    world = make(events=[event(0, 0, "baseline"), event(1, 40, "promotion"), event(2, 60, "work_project")],
+                 plans=[plan(1, 40, "promotion", employer="self-employed"),
+                        plan(2, 60, "work_project", employer="self-employed", project="Harbour")],
+                 facts=closed([fact(1, 0, "employer", "self-employed", 0)]))
+    found = consistency.precondition_problems(world, NAME)
+    assert [(p.artifact_id, p.check) for p in found] == [("p0000-e0001", "event_precondition")]
+    assert "self-employed" in found[0].message
+    from tasks.world.catalog import KINDS
+
+    profile = {"identity": {"employer": "self-employed", "occupation": "plumber", "age": 40}}
+    assert not KINDS["promotion"].requires(profile) and not KINDS["restructure"].requires(profile)
+    assert KINDS["work_project"].requires(profile)
+    assert KINDS["promotion"].requires({"identity": {"employer": "FlowRight Plumbing", "occupation": "plumber",
+                                                     "age": 40}})
+
+
 def test_an_event_at_work_while_unemployed_is_found_but_the_layoff_itself_is_not():
     world = make(events=[event(0, 0, "baseline"), event(1, 50, "restructure"), event(2, 60, "work_project")],
                   plans=[plan(1, 50, "restructure", employer="Brightwave"), plan(2, 60, "work_project",
