@@ -1,5 +1,5 @@
 """Reports: the persona's periodic reviews, budgets (with revisions) and hobby logs, and a status report
-after each work event, in Markdown or HTML, each with a table of numbers fixed by the rules.
+after each work project event, in Markdown or HTML, each with a table of numbers fixed by the rules.
 
 Tables are ground truth: the rules compute them (from the world's events, or seeded draws) and store
 them in `Document.tables`; the model writes only the prose around them. With a real provider a report
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import html
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +36,7 @@ from tasks.common.timeutil import human_date, local_datetime
 from tasks.llm.gateway import CallSpec
 from tasks.sources.docplan import STAGE, Planned
 from tasks.sources.emails import EMPLOYER_WORDS, with_missing_facts
+from tasks.world.catalog import KINDS
 
 BUDGET_LINES = (("Housing", 900, 1600), ("Groceries", 250, 520), ("Transport", 60, 220), ("Utilities", 90, 210),
                 ("Leisure", 80, 300), ("Savings", 150, 600))
@@ -203,10 +205,19 @@ def log_table(rng, hobby: str, sessions: list[tuple[dt.date, int]]) -> dict[str,
             "rows": rows + [total]}
 
 
+PROJECT_KINDS = frozenset({"work_project"})
+"""The core catalog's event kinds a project status report (tasks planned and done, hours, open issues) is about:
+a work project, not a promotion round or a bill ('Status report: sort out the dental work' came of matching
+'work' inside a title)."""
+_WORK_WORDS = re.compile(rf"\b(?:{'|'.join(EMPLOYER_WORDS)})\b")
+
+
 def work_events(persona: Persona, world: World) -> list[Event]:
-    """Events about the persona's work (by the words of their title or kind)."""
+    """Events a project status report is written for: the core catalog's PROJECT_KINDS; a domain pack's own kinds
+    by an employer word (whole words) in their kind or title."""
     return [e for e in story_events(world)
-            if any(w in f"{event_title(e, world.plans)} {e.kind}".lower() for w in EMPLOYER_WORDS)]
+            if e.kind in PROJECT_KINDS or (e.kind not in KINDS and _WORK_WORDS.search(
+                f"{event_title(e, world.plans)} {e.kind.replace('_', ' ')}".lower()))]
 
 
 def work_report(config: BuildConfig, persona: Persona, world: World, event: Event, n: int) -> ReportPlan:
