@@ -63,8 +63,9 @@ def attachment_fact_retrieval(ctx: QContext) -> list[Candidate]:
             if not fits_slot(fact.attribute, fact.value):
                 continue  # "what is Samir's employer?" -> "unemployed"
             question = f"According to {label}, {asking(ctx, fact)}?"
-            if leaks(question, fact.value):
-                continue
+            if leaks(question, fact.value) or any(leaks(question, form) for form in fact.surface_forms
+                                                  if len(form) > 3):
+                continue  # the label names what is asked ("which bill ..., according to 'sort out the boiler repair'")
             now = ctx.current(fact.subject, fact.attribute, ctx.day)
             stale = now is not None and now.value != fact.value
             reference = f"{label[:1].upper() + label[1:]} says that {said(ctx, fact)}."

@@ -57,6 +57,16 @@ def test_attachment_fact_retrieval_answers_what_the_document_states(ctx):
     assert len(receipt.distractors) >= 5
 
 
+def test_attachment_fact_retrieval_skips_a_document_whose_label_names_what_is_asked():
+    """'Which bill did I pay, according to the report "Status report: sort out the dental work"?' (rhelm): the
+    answer 'dental work paid in full' was given by the report's title, which names the fact's handle."""
+    fresh = make_context()
+    austin = f"{PID}-f0009"
+    assert any(c.fact_ids == (austin,) for c in documents.attachment_fact_retrieval(fresh))
+    fresh.facts[austin] = fresh.facts[austin].model_copy(update={"surface_forms": ["big news"]})
+    assert not any(c.fact_ids == (austin,) for c in documents.attachment_fact_retrieval(fresh))
+
+
 def test_table_reasoning_reads_one_cell_from_the_ground_truth_table(ctx):
     cands = documents.table_reasoning(ctx)
     tables = {"Household budget for March\"": BUDGET, "(revised)": BUDGET_V2, "Ceramics log": SESSIONS}
