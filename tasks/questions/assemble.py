@@ -104,8 +104,9 @@ def build_questions(config: BuildConfig, persona: Persona, world: World, corpus:
         report.kept[p.generator] += 1
     ctx = ctxs[0]
     priors: dict[str, Counter] = defaultdict(Counter)
-    for p in prepared:
-        priors[p.candidate.template][mcq.normalize(p.candidate.answer)] += 1
+    for template, _question, answer in sorted({(p.candidate.template, p.candidate.question, p.candidate.answer)
+                                              for p in prepared}):
+        priors[template][mcq.normalize(answer)] += 1  # one count a question, however many times it could be asked
     choices = make_mcq(ctx, chosen, [a.text for a in asked], priors)
     return assemble(ctx, asked, choices, rephrase(ctx, asked, gateway))
 
@@ -266,10 +267,10 @@ def complete(ctx: QContext, cand: Candidate, refs: tuple[Ref, ...], asked_at: dt
 def make_mcq(ctx: QContext, chosen: list[Prepared], texts: list[str] | None = None,
              priors: dict[str, Counter] | None = None) -> dict[int, tuple[list[str], int]]:
     """index in `chosen` -> (options, gold index) for a `mcq_share` of the short items that have five
-    usable distractors; the rest stay short-answer. An item whose options let a memory-free heuristic single
-    out the gold (`mcq.shortcuts`, over the asked `texts` and the templates' candidate answers `priors`) is made
-    multiple choice only while that heuristic has singled out fewer than its chance share of the `want` items
-    (at least one)."""
+    usable distractors; the rest stay short-answer. An item is made multiple choice only while every memory-free
+    heuristic's expected score (`mcq.shortcut_credit`, over the asked `texts` and the templates' candidate answers
+    `priors`) summed over the items made so far and this one stays within chance on them (one in six) plus one
+    item: no heuristic is expected to beat a guess by more than one item, however many are made."""
     share = ctx.config.stages.questions.mcq_share
     pool = mcq.Pool(ctx)
     rng = ctx.rng("mcq")
@@ -278,7 +279,7 @@ def make_mcq(ctx: QContext, chosen: list[Prepared], texts: list[str] | None = No
     want = math.floor(share * len(shorts) + 0.5)
     dealer = mcq.Dealer(ctx.rng("mcq:positions"))
     index = mcq.history_index(ctx)
-    singled: Counter = Counter()
+    credit: Counter = Counter()
     out: dict[int, tuple[list[str], int]] = {}
     for i in shorts:
         if len(out) >= want:
@@ -291,12 +292,15 @@ def make_mcq(ctx: QContext, chosen: list[Prepared], texts: list[str] | None = No
             continue
         position = dealer.peek()
         options, gold = mcq.options_for(cand.answer, picked, position, ctx.rng(key + ":order"))
-        found = mcq.shortcuts(texts[i] if texts else cand.question, options, gold, chosen[i].asked_at, index,
-                              (priors or {}).get(cand.template))
-        if any(singled[h] >= max(1, round(want / len(options))) for h in found):
-            continue  # this heuristic has had its chance share of the items: the item stays short-answer
+        prior = Counter((priors or {}).get(cand.template, {}))
+        prior[mcq.normalize(cand.answer)] -= 1  # leave the item itself out, as the release's baseline does
+        expected = mcq.shortcut_credit(texts[i] if texts else cand.question, options, gold, chosen[i].asked_at,
+                                       index, +prior)
+        budget = (len(out) + 1) / len(options) + 1  # chance on the items made so far and this one, one item's slack
+        if any(credit[h] + e > budget + 1e-9 for h, e in expected.items()):
+            continue  # a heuristic would be expected to beat its chance share: the item stays short-answer
         dealer.next()
-        singled.update(found)
+        credit.update(expected)
         out[i] = (options, gold)
     return out
 

@@ -27,10 +27,11 @@ short-answer: the gold would be the odd one out, or the named options are fewer 
 
 Shortcuts: a system that reads only the question and its options picks the longest option, the one sharing most
 words with the question, the one the history mentions most often, or the template's commonest answer (the
-difficulty baselines, tasks/evaluate/baselines.py). `shortcuts` names those that single out an item's gold; the
-stage makes an item multiple choice only while each of them has singled out fewer than its chance share (one in
-six) of the persona's multiple-choice items, and the others stay short-answer, so no such heuristic scores far
-above chance by design.
+difficulty baselines, tasks/evaluate/baselines.py). `shortcut_credit` is what each is expected to score on an
+item (1 when it singles out the gold, 1/k when the gold ties with k - 1 others for its best score, else 0); the
+stage makes an item multiple choice only while each heuristic's expected score over the persona's
+multiple-choice items stays within its chance share (one in six), and the others stay short-answer, so no such
+heuristic scores above chance by design.
 
 Gold positions are dealt from shuffled blocks of the six positions (a seeded permuted-block design), so
 they are uniform per persona. Scoring compares option content: `answer` is the gold option's text.
@@ -362,13 +363,33 @@ def history_index(ctx: QContext) -> HistoryIndex:
     return HistoryIndex(items)
 
 
+def shortcut_scores(question: str, options: list[str], asked_at: dt.datetime, index: HistoryIndex,
+                    prior: Counter | None = None) -> dict[str, list[int]]:
+    """Each SHORTCUT's score of every option (the heuristic picks the best, a tie by a guess among the best).
+    `prior`: how many of the template's candidates have each answer (normalized)."""
+    asked = set(content_words(question))
+    return {"question_only_longest": [len(o) for o in options],
+            "question_only_overlap": [len(asked & set(content_words(o))) for o in options],
+            "question_only_frequent": [index.count(o, asked_at) for o in options],
+            "answer_prior": [(prior or Counter())[normalize(o)] for o in options]}
+
+
 def shortcuts(question: str, options: list[str], gold: int, asked_at: dt.datetime, index: HistoryIndex,
               prior: Counter | None = None) -> list[str]:
     """The SHORTCUTS that single out the gold (it alone scores best): a system reading the question and options
-    alone would pick it. `prior`: how many of the template's candidates have each answer (normalized)."""
-    asked = set(content_words(question))
-    scores = {"question_only_longest": [len(o) for o in options],
-              "question_only_overlap": [len(asked & set(content_words(o))) for o in options],
-              "question_only_frequent": [index.count(o, asked_at) for o in options],
-              "answer_prior": [(prior or Counter())[normalize(o)] for o in options]}
+    alone would pick it."""
+    scores = shortcut_scores(question, options, asked_at, index, prior)
     return [name for name, s in scores.items() if s[gold] == max(s) and s.count(s[gold]) == 1]
+
+
+def shortcut_credit(question: str, options: list[str], gold: int, asked_at: dt.datetime, index: HistoryIndex,
+                    prior: Counter | None = None) -> dict[str, float]:
+    """What each SHORTCUT is expected to score on the item: 1 when it singles out the gold, 1/k when the gold is one
+    of k options tied for its best score (it guesses among them), else 0. Over a persona's items, chance is one in
+    six: a heuristic that singles out few golds but ties the gold with one other option often still scores above
+    it, so the stage budgets this expectation, not the single-outs."""
+    out = {}
+    for name, s in shortcut_scores(question, options, asked_at, index, prior).items():
+        best = max(s)
+        out[name] = 1 / s.count(best) if s[gold] == best else 0.0
+    return out
