@@ -17,6 +17,7 @@ import functools
 import importlib
 import importlib.util
 import sys
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -35,8 +36,18 @@ class GrammarUnavailable(RuntimeError):
     """Link Grammar's Python module is not installed."""
 
 
-@functools.cache
+_LOADING = threading.RLock()
+"""Persona branches on threads load the module at once: Debian's build enters sys.modules before it has run, so a
+second thread would find it half-loaded (`module 'linkgrammar' has no attribute 'LG_Error'`)."""
+
+
 def _module():
+    with _LOADING:
+        return _load_module()
+
+
+@functools.cache
+def _load_module():
     try:
         return importlib.import_module("linkgrammar")
     except ImportError:
@@ -64,10 +75,15 @@ def available() -> bool:
     return True
 
 
-@functools.cache
 def _parser():
+    with _LOADING:
+        return _load_parser()
+
+
+@functools.cache
+def _load_parser():
     lg = _module()
-    atexit.register(_parser.cache_clear)  # free the dictionary before the bindings' module is torn down
+    atexit.register(_load_parser.cache_clear)  # free the dictionary before the bindings' module is torn down
     lg.LG_Error.set_handler(lambda *_: None)  # the dictionary's locale notes are not the user's business
     dictionary = lg.Dictionary("en")
     options = lg.ParseOptions(min_null_count=0, max_null_count=0, linkage_limit=LINKAGE_LIMIT,
