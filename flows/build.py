@@ -17,6 +17,7 @@ from prefect.settings import get_current_settings
 from pydantic import BaseModel
 
 from flows import progress
+from flows.calibration import calibrate_questions
 from flows.fingerprint import corpus_fingerprint, gate_fingerprint, land_fingerprint, stage_fingerprint
 from flows.limits import check_limits
 from flows.pipeline import PIPELINE, STAGE_ORDER, stage_rows
@@ -410,7 +411,9 @@ def build_corpus(config: BuildConfig, home: str = ".lifeloom", version: str | No
         ctx = Ctx(config, layout, run.run_id)
         tasks = stage_tasks(layout.prefect_cache)
         counts, land_keys = run_branches(ctx, list(zip(ids, seed_texts, strict=True)), tasks)
+        calibrate_questions(layout, run.run_id, config.stages.questions)  # withdraws what a memory-free prior answers
         figures = measure(layout, config, run.run_id, land_keys)
+        counts |= {t: n for t, n in figures["row_counts"].items() if t in counts}  # as the views see them
         report = gate(layout, run.run_id, config, figures)
         if not report.success:
             raise GateFailed(report.failure_message())

@@ -220,12 +220,14 @@ def corpus_fingerprint(config: BuildConfig, land_keys: dict[str, str]) -> str:
     """The key of a run's corpus figures (flows/build.py `measure`): the landing keys of its personas (equal
     keys, equal partitions), the config (the stats read settings such as the dialogue window), the domain
     pack, and the code computing the figures and the validity measures (with warehouse/measures.py, their
-    reader)."""
+    reader), and the release calibration whose withdrawals the views apply (tasks/questions/calibrate.py)."""
     release = Path(__file__).resolve().parent.parent / "warehouse" / "release.py"
     # the measures' closure: tasks/metrics/* and what it reads
     parts = {"version": STATS_VERSION, "landings": sorted(land_keys.items()), "config": config.config_hash(),
              "pack": pack_digest(config), "release": hashlib.sha256(release.read_bytes()).hexdigest(),
              "code": [code_digest(m) for m in ("tasks.common.memory_need", "tasks.sources.chunking",
-                                               "tasks.companion.context", "tasks.metrics")],
-             "measures": hashlib.sha256((release.parent / "measures.py").read_bytes()).hexdigest()}
+                                               "tasks.companion.context", "tasks.metrics",
+                                               "tasks.questions.calibrate")],
+             "measures": hashlib.sha256((release.parent / "measures.py").read_bytes()).hexdigest(),
+             "views": hashlib.sha256((release.parent / "catalog.py").read_bytes()).hexdigest()}
     return f"corpus-{_digest(parts)[:40]}"

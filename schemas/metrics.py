@@ -48,6 +48,24 @@ class QuestionDifficulty(BaseModel):
                               "short or long answer, not yes/no): answerable without memory")
 
 
+class QuestionCalibration(BaseModel):
+    """A question the release calibration withdrew (table `question_calibration`, tasks/questions/calibrate.py):
+    its template's answer prior over the other personas' items gives its answer (reason `answer_prior`), or it was
+    the last of a category that those withdrawals left over the persona's share cap (reason `category_share`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    question_id: str
+    persona_id: str
+    category: str
+    template: str
+    answer: str = Field(description="the question's gold answer")
+    prior_answer: str = Field(description="what the template's leave-one-out answer prior answered (empty for "
+                              "category_share)")
+    round: int = Field(description="the pass that withdrew it (1: over every item; later: over what was left)")
+    reason: str = Field("answer_prior", description="answer_prior (the baseline answers it) or category_share")
+
+
 def measure_row(measure: str, value: float | None, n: int, detail: dict[str, Any] | None = None,
                 note: str = "") -> MeasureRow:
     """A MeasureRow: its group the name's first part, its direction `direction(measure)`, its value rounded to

@@ -25,7 +25,7 @@ from schemas.corpus import Bullet, Chunk, Document, FactMention, Session, Turn
 from schemas.eval import EvalResult
 from schemas.finance import ImpactConstraint
 from schemas.llm import LLMCall
-from schemas.metrics import MeasureRow, QuestionDifficulty
+from schemas.metrics import MeasureRow, QuestionCalibration, QuestionDifficulty
 from schemas.profile import Persona
 from schemas.qa import Evidence, Question
 from schemas.release import ReleaseRecord, RunRecord
@@ -76,6 +76,7 @@ TABLES: dict[str, Table] = {
         Table("gate_results", GateResult, ("suite", "expectation", "column_name"), per_persona=False),
         Table("measures", MeasureRow, ("measure",), per_persona=False),
         Table("question_difficulty", QuestionDifficulty, ("question_id",), per_persona=False),
+        Table("question_calibration", QuestionCalibration, ("question_id",), per_persona=False),
         Table("runs", RunRecord, ("run_id",), per_persona=False),
         Table("releases", ReleaseRecord, ("name", "version"), per_persona=False),
         Table("eval_results", EvalResult, ("eval_id", "system", "setting", "k", "question_id"), per_persona=False),
@@ -83,8 +84,12 @@ TABLES: dict[str, Table] = {
 }
 
 CORPUS_TABLES = tuple(n for n, t in TABLES.items() if t.per_persona)
-"""Tables a persona branch produces; a release holds these plus gate_results, measures and question_difficulty."""
-RELEASE_TABLES = CORPUS_TABLES + ("gate_results", "measures", "question_difficulty")
+"""Tables a persona branch produces; a release holds these plus gate_results, measures, question_difficulty and
+question_calibration (the questions withdrawn across personas: tasks/questions/calibrate.py)."""
+RELEASE_TABLES = CORPUS_TABLES + ("gate_results", "measures", "question_difficulty", "question_calibration")
+WITHDRAWN_BY_CALIBRATION = ("questions", "question_evidence", "question_reviews")
+"""Tables whose views apply `question_calibration`: its questions and their evidence are left out, their reviews
+read withdrawn (warehouse/catalog.py)."""
 """`eval_results` is written by `lifeloom eval` next to a release (warehouse/evaluation.py), never into it."""
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import duckdb
 
-from schemas.tables import TABLES, empty_relation
+from schemas.tables import TABLES, WITHDRAWN_BY_CALIBRATION, empty_relation
 from warehouse.paths import Layout
 
 STORAGE_VERSION = "v1.0.0"
@@ -58,8 +58,9 @@ def create_views(con: duckdb.DuckDBPyConnection, layout: Layout, run_id: str | N
     """(Re)create one view per contract table in `main`, and the same views in `latest`; with `run_id`, the
     `main` views see that run's partitions only."""
     con.execute("create schema if not exists latest")
-    for table in TABLES:
-        con.execute(f"create or replace view main.{table} as {table_source(layout, table, run_id)}")
+    order = sorted(TABLES, key=lambda t: t in WITHDRAWN_BY_CALIBRATION)  # question_calibration's view first
+    for table in order:
+        con.execute(f"create or replace view main.{table} as {calibrated(table, table_source(layout, table, run_id))}")
     for table in TABLES:
         con.execute(
             f"create or replace view latest.{table} as select * from main.{table} where run_id = {LATEST_RUN}"
@@ -67,6 +68,22 @@ def create_views(con: duckdb.DuckDBPyConnection, layout: Layout, run_id: str | N
     for schema in ("main", "latest"):
         con.execute(f"create or replace view {schema}.profile_update_stats as {profile_stats_sql(schema)}")
     con.execute(f"create or replace view main.eval_summary as {EVAL_SUMMARY_SQL}")
+
+
+def calibrated(table: str, source: str) -> str:
+    """`source` as the table's view sees it: the questions the release calibration withdrew
+    (`question_calibration`, tasks/questions/calibrate.py) are left out of `questions` and `question_evidence`,
+    and their `question_reviews` rows read withdrawn with reason `answer_prior`. The landed partitions keep every
+    item the persona branch wrote, so a rebuild that reuses a branch calibrates from the same rows."""
+    if table not in WITHDRAWN_BY_CALIBRATION:
+        return source
+    gone = "select run_id, question_id, reason from main.question_calibration"
+    if table == "question_reviews":
+        return (f"select r.* replace (case when c.reason is null then r.status else 'withdrawn' end as status, "
+                f"coalesce(c.reason, r.reason) as reason) from ({source}) r "
+                f"left join ({gone}) c on c.run_id = r.run_id and c.question_id = r.question_id")
+    return (f"select * from ({source}) t where not exists (select 1 from ({gone}) c "
+            f"where c.run_id = t.run_id and c.question_id = t.question_id)")
 
 
 EVAL_SUMMARY_SQL = """

@@ -415,8 +415,9 @@ seen, and questions whose answers are computed from the simulation's ground trut
 - Narrator: provider `{manifest.provider.get("name")}`, model `{manifest.provider.get("model")}`
 {domain_line(manifest.domain)}- Gates: {gates.get("passed", 0)} of {gates.get("expectations", 0)} expectations passed
 - Content hash: `{manifest.content_hash}`
-- Withdrawn by the QA verifier: {manifest.withdrawals.get("total", 0)} questions
-  ({", ".join(f"{k}: {v}" for k, v in manifest.withdrawals.get("by_reason", {}).items()) or "none"})
+- Withdrawn by the QA verifier and the release calibration: {manifest.withdrawals.get("total", 0)} questions
+  ({", ".join(f"{k}: {v}" for k, v in manifest.withdrawals.get("by_reason", {}).items()) or "none"}; `answer_prior`:
+  a memory-free baseline answered them across personas, see `question_calibration`)
 
 | table | rows |
 |---|---|

@@ -63,8 +63,10 @@ def chance(question: Question) -> float:
 def answer_prior(questions: list[Question]) -> dict[str, str]:
     """Each item's answer by the leave-one-out prior of its template (see the module doc)."""
     by_template: dict[str, Counter] = defaultdict(Counter)
+    originals: dict[str, str] = {}
     for q in questions:
         by_template[template_of(q)][normalize(q.answer)] += 1
+        originals.setdefault(normalize(q.answer), q.answer)
     out = {}
     for q in questions:
         others = by_template[template_of(q)].copy()
@@ -77,15 +79,8 @@ def answer_prior(questions: list[Question]) -> dict[str, str]:
             out[q.question_id] = tied[0] if len(tied) == 1 else guess(q)
         else:
             ranked = sorted(others.items(), key=lambda kv: (-kv[1], kv[0]))
-            out[q.question_id] = _original(questions, ranked[0][0]) if ranked else ""
+            out[q.question_id] = originals[ranked[0][0]] if ranked else ""
     return out
-
-
-def _original(questions: list[Question], normalized: str) -> str:
-    for q in questions:
-        if normalize(q.answer) == normalized:
-            return q.answer
-    return normalized
 
 
 def _pick(question: Question, scores: list[float]) -> str:

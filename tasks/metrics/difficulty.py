@@ -185,7 +185,13 @@ def labels(rows: list, questions: list[tuple[str, ...]]) -> list:
         answer, abstains = rest[:1], len(rest) > 1 and bool(rest[1])
         scored = [b for b in BASELINES if b in solved and (b not in QUESTION_ONLY or answer_type == "mcq")]
         by = [b for b in scored if qid in solved[b]]
-        guessable = answer_type == "mcq" or abstains or bool(answer) and normalize(answer[0]) in ("yes", "no")
         out.append(QuestionDifficulty(question_id=qid, category=category, answer_type=answer_type, solved_by=by,
-                                      scored_by=scored, memory_free="answer_prior" in by and not guessable))
+                                      scored_by=scored, memory_free="answer_prior" in by and not guessable(
+                                          answer_type, answer[0] if answer else None, abstains)))
     return out
+
+
+def guessable(answer_type: str, answer: str | None, abstains: bool) -> bool:
+    """Whether a guess is right some of the time anyway: multiple choice (one in six), yes/no and an abstention
+    item (decline or not: one in two). The answer prior being right on such an item is a guess, not a leak."""
+    return answer_type == "mcq" or abstains or answer is not None and normalize(answer) in ("yes", "no")

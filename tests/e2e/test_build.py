@@ -230,3 +230,25 @@ def test_a_measure_past_its_threshold_fails_the_build_naming_value_and_bound(tmp
     with pytest.raises(GateFailed, match=r"language.user.distinct_sentences = 0\.\d+ < min 1(\.0)?\b"):
         build_corpus(config=cfg.model_copy(update={"gates": gates}), home=str(tmp_path))
     assert not (tmp_path / "releases" / "tiny").exists()
+
+
+def test_the_release_calibration_withdraws_what_the_answer_prior_answers_across_personas(tiny):
+    """Issue 25 end to end: after every branch landed, the `calibrate` task withdrew the items the template's answer
+    prior answers (question_calibration), the views and the release leave them out, their reviews read withdrawn,
+    and no item of the release is memory-free."""
+    home, result = tiny
+    path = home / "releases" / "tiny" / "v0001"
+    manifest = json.loads((path / "manifest.json").read_text())
+    con = open_catalog(Layout(home))
+    gone = {q for (q,) in con.execute("select question_id from latest.question_calibration").fetchall()}
+    assert manifest["row_counts"]["question_calibration"] == len(gone)
+    landed = duckdb.sql(f"select count(*) from read_parquet('{Layout(home).table_dir('questions')}/run_id="
+                        f"{result['run_id']}/**/*.parquet')").fetchall()[0][0]
+    assert landed - len(gone) == manifest["row_counts"]["questions"] == result["counts"]["questions"]
+    released = {q for (q,) in duckdb.sql(f"select question_id from '{path / 'questions.parquet'}'").fetchall()}
+    assert not gone & released
+    assert con.execute("select count(*) from latest.question_reviews where reason in ('answer_prior') "
+                       "and status = 'withdrawn'").fetchone()[0] == sum(
+        1 for (r,) in con.execute("select reason from latest.question_calibration").fetchall() if r == "answer_prior")
+    assert con.execute("select count(*) from latest.question_difficulty where memory_free").fetchone() == (0,)
+    assert (path / "question_calibration.parquet").is_file()

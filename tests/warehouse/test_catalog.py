@@ -108,3 +108,31 @@ def test_a_run_session_sees_only_that_runs_partitions(tmp_path):
     assert one.execute("select run_id, count(*) from question_evidence group by 1").fetchall() == [("r2", 2)]
     assert one.execute("select count(*) from questions").fetchone() == (0,)  # nothing landed: typed and empty
     assert session(layout, "r9").execute("select count(*) from question_evidence").fetchone() == (0,)
+
+
+def test_calibrated_questions_leave_the_views_and_their_reviews_read_withdrawn(tmp_path):
+    from schemas.audit import QuestionReview
+    from schemas.metrics import QuestionCalibration
+    from tests.tasks.metrics_rows import question
+    from warehouse.calibration import land_calibration, landed_questions
+
+    layout = prepare_home(tmp_path)
+    qs = [question("p0000", n, f"How many walks in week {n}?", "3") for n in (1, 2)]
+    review = lambda q: QuestionReview(question_id=q.question_id, persona_id="p0000", category="fact",  # noqa: E731
+                                      correctness=1, uniqueness=1, consistency=1, quality=1, overall=1, status="kept")
+    for run in ("r1", "r2"):
+        land_rows(layout, "questions", qs, run, "p0000")
+        land_rows(layout, "question_evidence", [_evidence(q.question_id) for q in qs], run, "p0000")
+        land_rows(layout, "question_reviews", [review(q) for q in qs], run, "p0000")
+    land_calibration(layout, "r2", [QuestionCalibration(question_id="p0000-q0002", persona_id="p0000", category="fact",
+                                                        template="t.x", answer="3", prior_answer="3", round=1)])
+    land_calibration(layout, "r1", [])
+    con = session(layout)
+    assert con.execute("select run_id, question_id from questions order by 1, 2").fetchall() == [
+        ("r1", "p0000-q0001"), ("r1", "p0000-q0002"), ("r2", "p0000-q0001")]
+    assert con.execute("select count(*) from question_evidence where run_id = 'r2'").fetchone() == (1,)
+    assert con.execute("select question_id, status, reason from question_reviews where run_id = 'r2' order by 1"
+                       ).fetchall() == [("p0000-q0001", "kept", ""), ("p0000-q0002", "withdrawn", "answer_prior")]
+    # the calibration itself reads what the branches landed, not the view that leaves the withdrawn out
+    assert [q.question_id for q in landed_questions(layout, "r2")] == ["p0000-q0001", "p0000-q0002"]
+    assert session(layout, "r2").execute("select count(*) from questions").fetchone() == (1,)
