@@ -255,3 +255,34 @@ def test_demo_evidence_precedes_question_time(demo):
         items = {t.turn_id: t.timestamp for t in corpus.turns} | {c.chunk_id: c.created_at for c in corpus.chunks}
         times = {q.question_id: q.question_time for q in qset.questions}
         assert all(items[e.evidence_id] < times[e.question_id] for e in qset.evidence)
+
+
+def test_demo_multiple_choice_heuristics_stay_at_chance_and_calibration_leaves_nothing_memory_free(demo):
+    """Issue 25 on demo: no question-only heuristic is expected to score above chance by more than one item per
+    persona, and once the release calibration withdrew what the answer prior answers, it answers nothing that a
+    guess would not."""
+    from tasks.evaluate.baselines import answer_prior
+    from tasks.metrics.difficulty import correct, guessable
+    from tasks.questions import mcq
+    from tasks.questions.base import QContext
+    from tasks.questions.calibrate import calibrate
+
+    config, personas = demo
+    everything = []
+    for persona, world, corpus, qset, _ in personas:
+        items = [q for q in qset.questions if q.answer_type == "mcq"]
+        ctx = QContext(config, persona, world, corpus, items[0].question_time, items[0].question_time.date())
+        index = mcq.history_index(ctx)
+        expected = Counter()
+        for q in items:
+            expected.update({h: v for h, v in mcq.shortcut_credit(q.question, q.options, q.gold_option,
+                                                                  q.question_time, index).items()
+                             if h != "answer_prior"})
+        assert all(v <= len(items) / MCQ_OPTIONS + 1 + 1e-9 for v in expected.values()), expected
+        everything += qset.questions
+    gone = {r.question_id for r in calibrate(everything, config.stages.questions)}
+    left = [q for q in everything if q.question_id not in gone]
+    prior = answer_prior(left)
+    assert not [q.question_id for q in left if not guessable(q.answer_type, q.answer, bool(q.abstention))
+                and correct(q, prior[q.question_id])]
+    assert len(gone) <= 0.1 * len(everything)
