@@ -7,6 +7,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+LICENSE = "mit"
+LICENSE_URL = "https://spdx.org/licenses/MIT.html"
+"""The licence of every release (the project's: MIT), as Croissant (the URL), the dataset card and the HF export
+(the Hugging Face id) state it."""
+
 
 class RunRecord(BaseModel):
     model_config = ConfigDict(extra="forbid")

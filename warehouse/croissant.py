@@ -8,7 +8,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from schemas.release import Manifest
+from schemas.release import LICENSE_URL, Manifest
 from warehouse.integrity import sha256_file
 
 CONTEXT = {
@@ -18,21 +18,53 @@ CONTEXT = {
     "column": "cr:column",
     "conformsTo": "dct:conformsTo",
     "cr": "http://mlcommons.org/croissant/",
+    "rai": "http://mlcommons.org/croissant/RAI/",
     "data": {"@id": "cr:data", "@type": "@json"},
     "dataType": {"@id": "cr:dataType", "@type": "@vocab"},
     "dct": "http://purl.org/dc/terms/",
+    "equivalentProperty": "cr:equivalentProperty",
+    "examples": {"@id": "cr:examples", "@type": "@json"},
     "extract": "cr:extract",
     "field": "cr:field",
-    "fileObject": "cr:fileObject",
     "fileProperty": "cr:fileProperty",
+    "fileObject": "cr:fileObject",
+    "fileSet": "cr:fileSet",
     "format": "cr:format",
+    "includes": "cr:includes",
     "isLiveDataset": "cr:isLiveDataset",
+    "jsonPath": "cr:jsonPath",
+    "key": "cr:key",
+    "md5": "cr:md5",
+    "parentField": "cr:parentField",
+    "path": "cr:path",
     "recordSet": "cr:recordSet",
     "references": "cr:references",
+    "regex": "cr:regex",
     "repeated": "cr:repeated",
+    "replace": "cr:replace",
+    "samplingRate": "cr:samplingRate",
     "sc": "https://schema.org/",
+    "separator": "cr:separator",
     "source": "cr:source",
+    "subField": "cr:subField",
+    "transform": "cr:transform",
 }
+"""The Croissant 1.0 `@context`, key for key (mlcroissant warns of any other)."""
+
+
+def semver(version: str) -> str:
+    """A release version as Croissant's MAJOR.MINOR.PATCH: `v0003` -> `3.0.0` (each version may change any
+    table: a major one); anything else already semver is kept."""
+    digits = version.removeprefix("v")
+    return f"{int(digits)}.0.0" if digits.isdigit() else version
+
+
+def cite_as(manifest: Manifest) -> str:
+    """A BibTeX entry for the release."""
+    key = f"lifeloom_{manifest.name}_{manifest.version}".replace("-", "_")
+    return (f"@misc{{{key}, title = {{lifeloom {manifest.name} {manifest.version}: a long-horizon personal-memory "
+            f"benchmark}}, year = {{{manifest.created_at.year}}}, note = {{content hash {manifest.content_hash}}}, "
+            f"howpublished = {{lifeloom release {manifest.name}/{manifest.version}}}}}")
 
 
 def data_type(arrow_type: pa.DataType) -> tuple[str, bool]:
@@ -69,8 +101,9 @@ def croissant(manifest: Manifest, folder: Path) -> dict[str, Any]:
         "name": f"lifeloom-{manifest.name}-{manifest.version}",
         "description": f"lifeloom long-horizon personal-memory benchmark {manifest.name} {manifest.version} "
                        f"(run {manifest.run_id}, content hash {manifest.content_hash}).",
-        "license": "https://spdx.org/licenses/MIT.html",
-        "version": manifest.version,
+        "license": LICENSE_URL,
+        "version": semver(manifest.version),
+        "citeAs": cite_as(manifest),
         "datePublished": manifest.created_at.date().isoformat(),
         "distribution": [
             {"@type": "cr:FileObject", "@id": f.name, "name": f.name, "contentUrl": f.name,

@@ -94,7 +94,8 @@ def export_release(layout: Layout, release: str, fmt: str, out: Path, verify: bo
 
         tables = {t: pq.read_table(folder / f"{t}.parquet") for t in _release_tables(folder)}
         files = _write_tables(out, export_tables(tables))
-        files.append(_write(out / "README.md", dataset_card(release, sorted(tables))))
+        files.append(_write(out / "README.md", dataset_card(release, sorted(tables),
+                                                            {t: v.num_rows for t, v in tables.items()})))
         return files, Report()
     bundle = load_release(folder)
     converted, report = _exporter(fmt)(bundle)

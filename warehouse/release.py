@@ -18,12 +18,12 @@ from pathlib import Path
 import duckdb
 from pydantic import BaseModel
 
-from schemas.release import Manifest, ReleaseRecord
+from schemas.release import LICENSE, Manifest, ReleaseRecord
 from schemas.tables import RELEASE_TABLES, TABLES
 from tasks.metrics.report import card_section
 from tasks.sources.chunking import count_tokens
 from warehouse.catalog import session
-from warehouse.croissant import croissant
+from warehouse.croissant import cite_as, croissant
 from warehouse.integrity import checksums
 from warehouse.ledger import ledger_by_stage_model
 from warehouse.parquet import land_rows
@@ -387,14 +387,16 @@ def _make_writable(folder: Path) -> None:
 def dataset_card(manifest: Manifest) -> str:
     """A Hugging Face dataset card: YAML front matter (one config per table) and a short description."""
     tables = [f.removesuffix(".parquet") for f in manifest.files if f.endswith(".parquet")]
+    empty = [t for t in tables if not manifest.row_counts.get(t)]  # `datasets` cannot load a config of no rows
     configs = "\n".join(
         f"- config_name: {t}\n  data_files:\n  - split: train\n    path: {t}.parquet" for t in tables
+        if t not in empty
     )
     counts = "\n".join(f"| {t} | {manifest.row_counts.get(t, 0)} |" for t in tables)
     gates = manifest.gates
     return f"""---
 pretty_name: lifeloom {manifest.name} {manifest.version}
-license: mit
+license: {LICENSE}
 language:
 - en
 tags:
@@ -433,10 +435,22 @@ from datasets import load_dataset
 questions = load_dataset("parquet", data_files="questions.parquet", split="train")
 ```
 
-Croissant metadata: `croissant.json`. {docs_line(manifest)}
+{empty_line(empty)}Croissant metadata: `croissant.json`. {docs_line(manifest)}
 Every file's size and SHA-256 are in `manifest.json` (`checksums`); `lifeloom verify {manifest.name}/{manifest.version}`
 checks them.
+
+## Citation
+
+```bibtex
+{cite_as(manifest)}
+```
 """
+
+
+def empty_line(empty: list[str]) -> str:
+    """The tables this release holds no rows of: their Parquet files are there, with no `datasets` config."""
+    return (f"Empty in this release (files without a config, since `datasets` loads no config of zero rows): "
+            f"{', '.join(f'`{t}`' for t in empty)}.\n\n" if empty else "")
 
 
 def docs_line(manifest: Manifest) -> str:

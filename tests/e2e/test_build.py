@@ -252,3 +252,29 @@ def test_the_release_calibration_withdraws_what_the_answer_prior_answers_across_
         1 for (r,) in con.execute("select reason from latest.question_calibration").fetchall() if r == "answer_prior")
     assert con.execute("select count(*) from latest.question_difficulty where memory_free").fetchone() == (0,)
     assert (path / "question_calibration.parquet").is_file()
+
+
+def test_the_release_loads_with_datasets_and_mlcroissant(tiny, tmp_path):
+    """Issue 26: the dataset card's every config loads with `datasets` (a table of no rows has no config: datasets
+    cannot read it), and Croissant validates with mlcroissant, no warning, and yields every record set's rows."""
+    import itertools
+
+    import mlcroissant as mlc
+    from datasets import load_dataset
+
+    home, _ = tiny
+    path = home / "releases" / "tiny" / "v0001"
+    manifest = json.loads((path / "manifest.json").read_text())
+    card = (path / "README.md").read_text()
+    configs = [line.split(": ", 1)[1] for line in card.split("---")[1].splitlines() if "config_name" in line]
+    assert configs and all(manifest["row_counts"][c] > 0 for c in configs)
+    assert set(configs) == {t for t, n in manifest["row_counts"].items() if n > 0}
+    assert "license: mit" in card and "## Citation" in card and "@misc{" in card
+    for name in configs:
+        rows = load_dataset(str(path), name=name, split="train", cache_dir=str(tmp_path / "cache"))
+        assert rows.num_rows == manifest["row_counts"][name], name
+    dataset = mlc.Dataset(jsonld=str(path / "croissant.json"))
+    assert dataset.metadata.ctx.issues.errors == set() and dataset.metadata.ctx.issues.warnings == set()
+    assert dataset.metadata.version == "1.0.0" and "lifeloom" in dataset.metadata.cite_as
+    questions = list(itertools.islice(dataset.records(record_set="questions"), 2))
+    assert len(questions) == 2 and questions[0]["questions/question_id"]

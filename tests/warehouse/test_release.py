@@ -83,7 +83,7 @@ def test_leftover_staging_is_ignored_and_cleaned(tmp_path):
 
 
 def test_dataset_card_loads_with_datasets(tmp_path):
-    datasets = pytest.importorskip("datasets")
+    import datasets
     layout = prepare_home(tmp_path)
     land_rows(layout, "question_evidence", [_evidence("a")], "r1", "p0000")
     release.freeze(layout, _manifest(layout, "r1"))

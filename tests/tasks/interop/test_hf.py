@@ -1,10 +1,8 @@
 """hf export: a datasets-loadable folder whose Parquet files give back the same rows."""
 
-import importlib.util
 import re
 
 import pyarrow.parquet as pq
-import pytest
 
 from schemas.tables import to_arrow
 from tasks.interop import Bundle
@@ -35,9 +33,16 @@ def test_card_names_a_config_per_table():
     assert card.startswith("---\nconfigs:\n")
     assert re.findall(r"path: (\S+)", card) == ["data/questions/train.parquet", "data/turns/train.parquet"]
     assert "default: true" in card.split("config_name: turns")[0]
+    assert "license: mit" in card  # the release card's and Croissant's licence, not 'other'
 
 
-@pytest.mark.skipif(importlib.util.find_spec("datasets") is None, reason="datasets is not installed")
+def test_a_table_of_no_rows_has_no_config_but_is_named():
+    """`datasets` fails on a config of zero rows ('BatchSize must be greater than 0'): no config, a note instead."""
+    card = dataset_card("demo/v0001", ["impact_constraints", "questions"], {"impact_constraints": 0, "questions": 3})
+    assert "config_name: impact_constraints" not in card and "config_name: questions" in card
+    assert "`impact_constraints`: one row per" in card and "empty in this release" in card
+
+
 def test_datasets_loads_the_folder(tmp_path):
     from datasets import load_dataset
 
