@@ -174,6 +174,8 @@ def import_cmd(
     name: Annotated[str, typer.Option("--name", help="Name of the run (lower-case letters, digits, - and _).")],
     home: HomeOpt = DEFAULT_HOME,
     gates: Annotated[bool, typer.Option("--gates/--no-gates", help="Run the gate suites on the imported run.")] = True,
+    as_latest: Annotated[bool, typer.Option("--as-latest", help="Make the import `latest` (default: `latest` "
+                                            "stays the newest build).")] = False,
 ) -> None:
     """Load an existing benchmark into the warehouse as a run; report what could not be mapped and which
     gates pass on it."""
@@ -187,11 +189,14 @@ def import_cmd(
     try:
         layout = prepare_home(home)
         with _reading(path if path.is_file() else None, f"{fmt} benchmark"):
-            result = import_benchmark(layout, fmt, path, name)
+            result = import_benchmark(layout, fmt, path, name, as_latest)
     except (InteropError, HomeError) as exc:
         fail(str(exc))
     counts = ", ".join(f"{n} {t}" for t, n in result.counts.items())
     out.print(f"Imported {path} as run {result.run_id}: {counts}", highlight=False, soft_wrap=True)
+    out.print("It is `latest` now (--as-latest)." if as_latest else
+              f"`latest` is unchanged (the newest build); query the import with run_id = '{result.run_id}', or "
+              "import it again with --as-latest.", highlight=False, soft_wrap=True)
     _print_issues(result.report)
     if gates:
         report, passed, failed = gate_summary(layout, result.run_id)

@@ -24,6 +24,11 @@ class RunRecord(BaseModel):
     finished_at: dt.datetime | None = None
     status: Literal["running", "succeeded", "failed"]
     message: str = ""
+    kind: Literal["build", "import"] = "build"
+    """A build of lifeloom's, or a benchmark imported with `lifeloom import`."""
+    as_latest: bool = True
+    """Whether the run may become `latest` (the newest such succeeded run): builds may, imports only when asked
+    (`lifeloom import --as-latest`)."""
 
 
 class ReleaseRecord(BaseModel):

@@ -23,8 +23,11 @@ STORAGE_VERSION = "v1.0.0"
 
 
 LATEST_RUN = (
-    "(select run_id from main.runs where status = 'succeeded' order by finished_at desc, run_id desc limit 1)"
+    "(select run_id from main.runs where status = 'succeeded' and coalesce(as_latest, code_version <> 'import') "
+    "order by finished_at desc, run_id desc limit 1)"
 )
+"""The newest succeeded run that may be `latest`: every build, an import only when imported `--as-latest` (runs
+recorded before `as_latest` existed: every build, no import)."""
 
 
 class CatalogMissing(RuntimeError):

@@ -201,8 +201,9 @@ def read_rhelm_tree(path: Path) -> dict[str, Any]:
     return tree
 
 
-def import_benchmark(layout: Layout, fmt: str, path: Path, name: str) -> ImportResult:
-    """Import the benchmark at `path` and land it as a new run named `name`."""
+def import_benchmark(layout: Layout, fmt: str, path: Path, name: str, as_latest: bool = False) -> ImportResult:
+    """Import the benchmark at `path` and land it as a new run named `name`; it becomes `latest` only when
+    `as_latest` (else `latest` stays the newest build)."""
     bundle, report = read_benchmark(fmt, path)
     if not bundle.personas:
         raise InteropError(f"nothing to import from {path}: no personas found")
@@ -213,7 +214,7 @@ def import_benchmark(layout: Layout, fmt: str, path: Path, name: str) -> ImportR
     message = f"imported {fmt} from {path}; {len(report.issues)} mapping issue(s): {report.by_kind()}"
     record_run(layout, RunRecord(run_id=run_id, name=name, config_hash=f"import-{fmt}-{digest}",
                                  code_version="import", started_at=started, finished_at=dt.datetime.now(dt.UTC),
-                                 status="succeeded", message=message))
+                                 status="succeeded", message=message, kind="import", as_latest=as_latest))
     refresh_catalog(layout)
     target = layout.home / "imports" / f"{run_id}.json"
     _write(target, json.dumps({"run_id": run_id, "format": fmt, "path": str(path), "counts": counts,
@@ -250,7 +251,8 @@ def land_bundle(layout: Layout, bundle: Bundle, report: Report, run_id: str) -> 
 
 
 def gate_summary(layout: Layout, run_id: str) -> tuple[Any, list[str], list[str]]:
-    """Run every gate suite on an imported run: (report, passed names, failed names)."""
+    """Run every gate suite on an imported run and land the results in `gate_results`, as a build's are (so the
+    failed-gate queries of deploy/README.md find them): (report, passed names, failed names)."""
     from validation.gates import run_gates
     from warehouse.catalog import session
 
@@ -259,6 +261,8 @@ def gate_summary(layout: Layout, run_id: str) -> tuple[Any, list[str], list[str]
         report = run_gates(con, run_id)
     finally:
         con.close()
+    land_rows(layout, "gate_results", report.results, run_id)
+    refresh_catalog(layout)
     passed = [f"{r.suite}: {r.expectation}" for r in report.results if r.success]
     failed = [f"{r.suite}: {r.expectation}" for r in report.failed()]
     return report, passed, failed

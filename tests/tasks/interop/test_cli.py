@@ -94,7 +94,7 @@ def test_every_format_exports_and_imports_back_as_a_run(tmp_path):
 
 def test_fixture_imports_as_a_run_that_passes_the_integrity_gates(tmp_path):
     result = runner.invoke(app, ["import", str(FIXTURE), "--format", "rhelm", "--name", "rhelm-sample", "--home",
-                                 str(tmp_path), "--no-gates"])
+                                 str(tmp_path), "--no-gates", "--as-latest"])
     assert result.exit_code == 0, result.output
     assert "borrowed_date: 9" in result.output
     run_id = result.output.split("as run ")[1].split(":")[0]
@@ -104,3 +104,35 @@ def test_fixture_imports_as_a_run_that_passes_the_integrity_gates(tmp_path):
     sql = runner.invoke(app, ["sql", "select count(*) from latest.question_evidence", "--home", str(tmp_path),
                               "--format", "csv"])
     assert sql.output.splitlines()[-1] == "40"
+
+
+def test_an_import_lands_its_gate_results_and_leaves_latest_to_the_builds(tmp_path):
+    """Issue 26: an import's gate results reach `gate_results` (the failed-gate queries of deploy/README.md find
+    them), and an import becomes `latest` only when asked (`--as-latest`)."""
+    import datetime as dt
+
+    from schemas.release import RunRecord
+    from warehouse.runs import record_run
+
+    t0 = dt.datetime(2024, 1, 1, tzinfo=dt.UTC)
+    record_run(Layout(tmp_path), RunRecord(run_id="demo-1", name="demo", config_hash="c", code_version="v",
+                                           started_at=t0, finished_at=t0, status="succeeded"))
+    result = runner.invoke(app, ["import", str(FIXTURE), "--format", "rhelm", "--name", "rhelm-sample", "--home",
+                                 str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "`latest` is unchanged" in result.output
+    run_id = result.output.split("as run ")[1].split(":")[0]
+
+    def sql(query: str) -> list[str]:
+        out = runner.invoke(app, ["sql", query, "--home", str(tmp_path), "--format", "csv"])
+        assert out.exit_code == 0, out.output
+        return out.output.splitlines()[1:]
+
+    assert sql("select run_id from latest.runs") == ["demo-1"]
+    failed = sql(f"select count(*) from gate_results where run_id = '{run_id}' and not success")
+    total = sql(f"select count(*) from gate_results where run_id = '{run_id}'")
+    assert int(total[0]) > 0 and int(failed[0]) > 0  # no facts or reviews in an import: those gates fail, on record
+    again = runner.invoke(app, ["import", str(FIXTURE), "--format", "rhelm", "--name", "rhelm-sample", "--home",
+                                str(tmp_path), "--no-gates", "--as-latest"])
+    assert again.exit_code == 0 and "It is `latest` now" in again.output
+    assert sql("select run_id from latest.runs") == [again.output.split("as run ")[1].split(":")[0]]
