@@ -154,13 +154,17 @@ def export_cmd(
     out_dir: Annotated[Path, typer.Option("--out", help="Output folder (created; must be empty).")],
     home: HomeOpt = DEFAULT_HOME,
     verify: VerifyOpt = True,
+    documents_as_sessions: Annotated[bool, typer.Option(
+        "--documents-as-sessions", help="locomo, longmemeval: write each document as a session of its chunks, so "
+        "questions whose evidence is in documents keep it.")] = False,
 ) -> None:
     """Write a frozen release in another benchmark's format; print what the format could not hold."""
     from warehouse.interop import InteropError, export_release
     from warehouse.paths import Layout
 
     try:
-        files, report = export_release(Layout(home.expanduser().absolute()), release, fmt, out_dir, verify)
+        files, report = export_release(Layout(home.expanduser().absolute()), release, fmt, out_dir, verify,
+                                       documents_as_sessions)
     except InteropError as exc:
         fail(str(exc))
     out.print(f"Exported {release} as {fmt}: {len(files)} file(s) under {out_dir}", highlight=False, soft_wrap=True)

@@ -21,6 +21,7 @@ from schemas.audit import Finding
 from schemas.release import RunRecord
 from schemas.tables import TABLES, is_json_column
 from tasks.interop import EXPORT_FORMATS, IMPORT_FORMATS, Bundle, Report
+from tasks.interop import documents_as_sessions as as_sessions
 from warehouse.catalog import refresh_catalog
 from warehouse.parquet import land_rows
 from warehouse.paths import Layout
@@ -78,12 +79,15 @@ def load_release(folder: Path) -> Bundle:
 
 # --- export ------------------------------------------------------------------------------------------------
 
-def export_release(layout: Layout, release: str, fmt: str, out: Path, verify: bool = True
-                   ) -> tuple[list[Path], Report]:
+def export_release(layout: Layout, release: str, fmt: str, out: Path, verify: bool = True,
+                   documents_as_sessions: bool = False) -> tuple[list[Path], Report]:
     """Write release `release` (NAME/VERSION) in `fmt` under `out`; returns the files written and the report.
-    The release is verified first (SHA-256 unless `verify` is False; sizes always)."""
+    The release is verified first (SHA-256 unless `verify` is False; sizes always). `documents_as_sessions`
+    (LoCoMo and LongMemEval, which hold conversations only) writes each document as a session of its chunks."""
     if fmt not in EXPORT_FORMATS + ("companion",):
         raise InteropError(f"unknown export format {fmt!r}; use {', '.join(EXPORT_FORMATS + ('companion',))}")
+    if documents_as_sessions and fmt not in ("locomo", "longmemeval"):
+        raise InteropError(f"--documents-as-sessions is for locomo and longmemeval; {fmt} holds documents as they are")
     folder = release_dir(layout, release, verify)
     if out.exists() and any(out.iterdir()):
         raise InteropError(f"output folder {out} is not empty")
@@ -97,8 +101,11 @@ def export_release(layout: Layout, release: str, fmt: str, out: Path, verify: bo
         files.append(_write(out / "README.md", dataset_card(release, sorted(tables),
                                                             {t: v.num_rows for t, v in tables.items()})))
         return files, Report()
-    bundle = load_release(folder)
-    converted, report = _exporter(fmt)(bundle)
+    bundle, report = load_release(folder), Report()
+    if documents_as_sessions:
+        bundle = as_sessions(bundle, report)
+    converted, found = _exporter(fmt)(bundle)
+    report.issues += found.issues
     return [_write(out / rel, text) for rel, text in sorted(converted.items())], report
 
 

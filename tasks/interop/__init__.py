@@ -77,6 +77,33 @@ class Bundle:
         return [p.persona_id for p in self.personas]
 
 
+def documents_as_sessions(bundle: Bundle, report: Report) -> Bundle:
+    """The closest faithful form of documents for a format that holds only conversations (LoCoMo, LongMemEval):
+    each document becomes a session of its own, started when it was written, whose user messages are its chunks
+    in order (turn id = chunk id, so chunk evidence becomes turn evidence on the same text), headed by what it is
+    ("Email from ... : subject"). Behind the export's `--documents-as-sessions`; the report says how many."""
+    if not bundle.documents:
+        return bundle
+    chunks: dict[str, list[Chunk]] = {}
+    for c in sorted(bundle.chunks, key=lambda c: (c.doc_id, c.ordinal)):
+        chunks.setdefault(c.doc_id, []).append(c)
+    sessions, turns = list(bundle.sessions), list(bundle.turns)
+    for d in bundle.documents:
+        sessions.append(Session(session_id=d.doc_id, persona_id=d.persona_id, started_at=d.created_at,
+                                category="attachment_consultation"))
+        head = f"[{d.source_type} {d.title!r}" + (f" from {d.sender}" if d.sender else "") + "]"
+        for k, c in enumerate(chunks.get(d.doc_id, [])):
+            turns.append(Turn(turn_id=c.chunk_id, session_id=d.doc_id, persona_id=d.persona_id,
+                              timestamp=max(c.created_at, d.created_at) + dt.timedelta(seconds=k), role="user",
+                              text=f"{head} {c.text}" if k == 0 else c.text, category="attachment_consultation"))
+    evidence = [e.model_copy(update={"evidence_kind": "turn"}) if e.evidence_kind == "chunk" else e
+                for e in bundle.evidence]
+    report.add("documents_as_sessions", "documents", f"{len(bundle.documents)} document(s) written as sessions of "
+               f"their chunks ({len(bundle.chunks)} message(s)); chunk evidence points at those messages", "info")
+    return Bundle(personas=bundle.personas, sessions=sessions, turns=turns, documents=[], chunks=[],
+                  questions=bundle.questions, evidence=evidence)
+
+
 def persona_id(index: int) -> str:
     """`p0001` for the first persona of an import (lifeloom's id form)."""
     return f"p{index:04d}"

@@ -4,9 +4,13 @@ A list of items {question_id, question_type, question, answer, question_date, ha
 haystack_dates, haystack_sessions (lists of {role, content, has_answer}), answer_session_ids}; dates read
 "2023/05/20 (Sat) 02:21". Each item's haystack is every session of its persona before the question; a
 message flagged has_answer is evidence. Session ids are kept; message k of a session is `<sid>-tKK`.
-lifeloom adds keys LongMemEval's readers ignore: per item `persona_id`, `persona_name`, `lifeloom_category`,
-`characteristics`, `question_time` and the `lifeloom_*` question fields (checkpoint, answer type, options,
-...); per message `turn_id`, `timestamp` and `category`. Without them every item belongs to one persona, a
+lifeloom adds keys LongMemEval's readers ignore, all per item, never per message (its reader puts a message's every
+key but has_answer into the prompt): `persona_id`, `persona_name`, `lifeloom_category`, `characteristics`,
+`question_time`, the `lifeloom_*` question fields (checkpoint, answer type, options, ...), `lifeloom_turns` (each
+message's turn_id, timestamp and category, beside `haystack_sessions`) and `lifeloom_session_ids`. LongMemEval's
+retrieval takes a session as gold when its id contains "answer": an evidence session is `answer_<id>` in that item's
+haystack and `answer_session_ids` (`session_key`); the import reads the ids back from `lifeloom_session_ids`.
+Without these keys every item belongs to one persona, a
 message is dated its session plus k-1 minutes, and an answer session without a has_answer flag makes all
 of its user messages evidence (reported). Documents and chunk evidence have no LongMemEval form: the export
 reports them. An abstention item (`Question.abstention`) is exported as LongMemEval's are: `<id>_abs`, its
@@ -57,6 +61,15 @@ def parse_date(text: str) -> dt.datetime | None:
 
 # --- export ------------------------------------------------------------------------------------------------
 
+def session_key(session_id: str, gold: bool) -> str:
+    """A session's id in one item's haystack, as LongMemEval's retrieval reads it: a session whose id contains
+    "answer" is gold and no other is (src/retrieval/run_retrieval.py), so an evidence session is `answer_<id>`
+    and any other id holding "answer" has it replaced by "noans", as LongMemEval's own code does."""
+    if gold:
+        return session_id if "answer" in session_id else f"answer_{session_id}"
+    return session_id.replace("answer", "noans")
+
+
 def export_longmemeval(bundle: Bundle) -> tuple[list[dict[str, Any]], Report]:
     report = Report()
     names = {p.persona_id: p.name for p in bundle.personas}
@@ -80,27 +93,28 @@ def export_longmemeval(bundle: Bundle) -> tuple[list[dict[str, Any]], Report]:
     for q in bundle.questions:
         sessions = [s for s in ordered if s.persona_id == q.persona_id and s.started_at < q.question_time]
         gold = evidence.get(q.question_id, set())
-        haystack, answer_sessions = [], []
+        haystack, answer_sessions, ids, meta = [], [], [], []
         for s in sessions:
             msgs = [t for t in by_session.get(s.session_id, []) if t.timestamp < q.question_time]
-            haystack.append([{"role": t.role, "content": t.text, "has_answer": t.turn_id in gold,
-                              "turn_id": t.turn_id, "timestamp": t.timestamp.astimezone(dt.UTC).isoformat(),
-                              "category": t.category}
-                             for t in msgs])
+            haystack.append([{"role": t.role, "content": t.text, "has_answer": t.turn_id in gold} for t in msgs])
+            meta.append([{"turn_id": t.turn_id, "timestamp": t.timestamp.astimezone(dt.UTC).isoformat(),
+                          "category": t.category} for t in msgs])
+            ids.append(session_key(s.session_id, any(t.turn_id in gold for t in msgs)))
             if any(t.turn_id in gold for t in msgs):
-                answer_sessions.append(s.session_id)
+                answer_sessions.append(ids[-1])
         abstain = {"lifeloom_answer": q.answer} if q.abstention else {}
         items.append({
             "question_id": f"{q.question_id}{ABS}" if q.abstention else q.question_id,
             "question_type": TO_TYPE[q.category], "question": q.question,
             "answer": q.reference_answer if q.abstention else q.answer, "question_date": format_date(q.question_time),
-            "haystack_session_ids": [s.session_id for s in sessions],
+            "haystack_session_ids": ids,
             "haystack_dates": [format_date(s.started_at) for s in sessions], "haystack_sessions": haystack,
-            "answer_session_ids": answer_sessions, "persona_id": q.persona_id, "persona_name": names[q.persona_id],
+            "answer_session_ids": answer_sessions, "lifeloom_session_ids": [s.session_id for s in sessions],
+            "lifeloom_turns": meta, "persona_id": q.persona_id, "persona_name": names[q.persona_id],
             "lifeloom_category": q.category, "characteristics": q.characteristics,
             "question_time": q.question_time.astimezone(dt.UTC).isoformat(), **question_extras(q), **abstain,
         })
-    covered = {sid for item in items for sid in item["haystack_session_ids"]}
+    covered = {sid for item in items for sid in item["lifeloom_session_ids"]}
     for s in ordered:
         if s.session_id not in covered:
             report.add("format_loss", s.session_id, "session after every question of its persona: in no haystack")
@@ -139,16 +153,22 @@ def _import_item(pid: str, item: dict[str, Any], sessions: dict[str, Session], t
     if not (len(ids) == len(dates) == len(stacks)):
         report.add("malformed_question", qid, "haystack ids, dates and sessions differ in length; skipped", "error")
         return
+    own = item.get("lifeloom_session_ids") or []  # our export: the ids before `session_key` marked the gold
+    own = own if len(own) == len(ids) else list(ids)
+    renamed = {str(k): str(o) for k, o in zip(ids, own, strict=True)}
+    meta = item.get("lifeloom_turns") or []
+    meta = meta if len(meta) == len(ids) else [[] for _ in ids]
     gold: list[str] = []
-    for sid, date, msgs in zip(ids, dates, stacks, strict=True):
+    for sid, date, msgs, extra in zip(own, dates, stacks, meta, strict=True):
         start = parse_date(date)
         if start is None:
             report.add("undated_session", f"{qid}:{sid}", f"date {date!r} unreadable; session skipped", "error")
             continue
         sid = str(sid)
-        mapped = _session(pid, sid, start, msgs, sessions, turns, report)
+        mapped = _session(pid, sid, start, _with_meta(msgs, extra), sessions, turns, report)
         gold += [t.turn_id for t, m in zip(mapped, msgs, strict=False) if isinstance(m, dict) and m.get("has_answer")]
     for sid in item.get("answer_session_ids") or []:
+        sid = renamed.get(str(sid), sid)
         if str(sid) not in sessions:
             report.add("malformed_reference", f"{qid}:{sid}", "answer session is not in the haystack", "error")
         elif not any(t.session_id == str(sid) for t in turns[str(sid)] if t.turn_id in gold):
@@ -170,7 +190,7 @@ def _import_item(pid: str, item: dict[str, Any], sessions: dict[str, Session], t
     answer = str(item.get("lifeloom_answer", item.get("answer", "")))
     extras = extras_of(item, category, answer, {
         "source": "longmemeval", "question_type": qtype,
-        "answer_session_ids": [str(s) for s in item.get("answer_session_ids") or []]}
+        "answer_session_ids": [renamed.get(str(s), str(s)) for s in item.get("answer_session_ids") or []]}
         | ({"abstention": "unanswerable"} if abstains else {}))
     if abstains and extras["derivation"].get("abstention"):
         qid = qid[:-len(ABS)] if "lifeloom_derivation" in item else qid  # our own export: the id it had
@@ -179,6 +199,15 @@ def _import_item(pid: str, item: dict[str, Any], sessions: dict[str, Session], t
         characteristics=[str(c) for c in item.get("characteristics") or []] or [qtype or category],
         question_time=qtime, question=str(item.get("question", "")), answer=answer, **extras))
     bundle.evidence.extend(Evidence(question_id=qid, evidence_id=t, evidence_kind="turn") for t in dict.fromkeys(gold))
+
+
+def _with_meta(msgs: Any, extra: Any) -> Any:
+    """The messages with our export's per-turn keys (`lifeloom_turns`: turn_id, timestamp, category) put back;
+    they travel beside the messages, since LongMemEval's reader puts each message's every key but has_answer into
+    its prompt."""
+    if not isinstance(msgs, list) or not isinstance(extra, list) or len(extra) != len(msgs):
+        return msgs
+    return [m | e if isinstance(m, dict) and isinstance(e, dict) else m for m, e in zip(msgs, extra, strict=True)]
 
 
 def _session(pid: str, sid: str, start: dt.datetime, msgs: Any, sessions: dict[str, Session],
