@@ -157,6 +157,9 @@ def export_cmd(
     documents_as_sessions: Annotated[bool, typer.Option(
         "--documents-as-sessions", help="locomo, longmemeval: write each document as a session of its chunks, so "
         "questions whose evidence is in documents keep it.")] = False,
+    dated_attachments: Annotated[bool, typer.Option(
+        "--dated-attachments", help="rhelm: write an email file with no email for each attachment day without "
+        "emails, so RHELM's evaluator (which dates attachments by those files) dates them.")] = False,
 ) -> None:
     """Write a frozen release in another benchmark's format; print what the format could not hold."""
     from warehouse.interop import InteropError, export_release
@@ -164,7 +167,7 @@ def export_cmd(
 
     try:
         files, report = export_release(Layout(home.expanduser().absolute()), release, fmt, out_dir, verify,
-                                       documents_as_sessions)
+                                       documents_as_sessions, dated_attachments)
     except InteropError as exc:
         fail(str(exc))
     out.print(f"Exported {release} as {fmt}: {len(files)} file(s) under {out_dir}", highlight=False, soft_wrap=True)

@@ -80,7 +80,7 @@ def load_release(folder: Path) -> Bundle:
 # --- export ------------------------------------------------------------------------------------------------
 
 def export_release(layout: Layout, release: str, fmt: str, out: Path, verify: bool = True,
-                   documents_as_sessions: bool = False) -> tuple[list[Path], Report]:
+                   documents_as_sessions: bool = False, dated_attachments: bool = False) -> tuple[list[Path], Report]:
     """Write release `release` (NAME/VERSION) in `fmt` under `out`; returns the files written and the report.
     The release is verified first (SHA-256 unless `verify` is False; sizes always). `documents_as_sessions`
     (LoCoMo and LongMemEval, which hold conversations only) writes each document as a session of its chunks."""
@@ -88,6 +88,8 @@ def export_release(layout: Layout, release: str, fmt: str, out: Path, verify: bo
         raise InteropError(f"unknown export format {fmt!r}; use {', '.join(EXPORT_FORMATS + ('companion',))}")
     if documents_as_sessions and fmt not in ("locomo", "longmemeval"):
         raise InteropError(f"--documents-as-sessions is for locomo and longmemeval; {fmt} holds documents as they are")
+    if dated_attachments and fmt != "rhelm":
+        raise InteropError(f"--dated-attachments is for rhelm; {fmt} has no attachments dated by email files")
     folder = release_dir(layout, release, verify)
     if out.exists() and any(out.iterdir()):
         raise InteropError(f"output folder {out} is not empty")
@@ -104,7 +106,7 @@ def export_release(layout: Layout, release: str, fmt: str, out: Path, verify: bo
     bundle, report = load_release(folder), Report()
     if documents_as_sessions:
         bundle = as_sessions(bundle, report)
-    converted, found = _exporter(fmt)(bundle)
+    converted, found = _exporter(fmt, dated_attachments)(bundle)
     report.issues += found.issues
     return [_write(out / rel, text) for rel, text in sorted(converted.items())], report
 
@@ -125,11 +127,11 @@ def _release_tables(folder: Path) -> list[str]:
     return sorted(p.stem for p in folder.glob("*.parquet"))
 
 
-def _exporter(fmt: str):
+def _exporter(fmt: str, dated_attachments: bool = False):
     if fmt == "rhelm":
-        from tasks.interop.rhelm import export_rhelm
+        from tasks.interop.rhelm_export import export_rhelm
 
-        return export_rhelm
+        return lambda b: export_rhelm(b, dated_attachments)
     if fmt == "locomo":
         from tasks.interop.locomo import export_locomo
 
@@ -205,6 +207,12 @@ def read_rhelm_tree(path: Path) -> dict[str, Any]:
                     files[f.name] = text
     for f in sorted((root / "QA_final").rglob("*.jsonl")):
         tree["qa"][str(f.relative_to(root / "QA_final"))] = f.read_text(encoding="utf-8").splitlines()
+    sidecar = root / "lifeloom.json"  # our export's persona ids and attachment dates (tasks/interop/rhelm_export.py)
+    if sidecar.is_file():
+        try:
+            tree["lifeloom"] = json.loads(sidecar.read_text(encoding="utf-8"))
+        except ValueError:
+            raise InteropError(f"{sidecar} is not valid JSON") from None
     return tree
 
 

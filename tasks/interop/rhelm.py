@@ -3,8 +3,9 @@
     conversations/<Persona>/conversation_YYYY_MM_DD.json   one session a day; `conversation[]` holds turn pairs
     emails/<Persona>/NN_email_YYYY_MM_DD.txt              emails (Sender/Recipient/Subject/Summary), `=` separated
     attachments/<Persona>/NN_{notes,report}_task_<hash>.{md,html}   undated: dated by the email file with the same NN
-    QA_final/low_score_qa_<Persona>_all_validated.jsonl   questions; supporting_evidence "<date>:<turn>" or
+    QA_final/low_score_qa_<Persona>_all_validated.jsonl   questions; supporting_evidence "<date>:<turn>",
                                                           "<file>:<section>" (or "<file>" for the whole document)
+                                                          or "Emails_<date>:<section>" (that day's emails)
 
 Mapping: personas p0001.. in folder order; one session a day `<pid>-sNNNN` in date order; RHELM turn k is a
 user message `<sid>-t{2k-1}` and the assistant reply `<sid>-t{2k}` (one second later); documents
@@ -16,14 +17,13 @@ the pair. `notes` attachments are journals, `report` attachments reports. All ti
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import html
 import json
 import re
 from typing import Any
 
 from schemas.corpus import DIALOGUE_CATEGORIES, Chunk, Document, Session, Turn
-from schemas.qa import Evidence, Question
+from schemas.qa import CHARACTERISTICS, Evidence, Question
 from tasks.interop import (
     Bundle,
     Report,
@@ -42,6 +42,9 @@ _CONV = re.compile(r"^conversation_(\d{4})_(\d{2})_(\d{2})\.json$")
 _EMAIL = re.compile(r"^(\d+)_email_(\d{4})_(\d{2})_(\d{2})\.txt$")
 _ATTACH = re.compile(r"^(\d+)_(notes|report)_task_([^.]+)\.(md|html)$")
 _TURN_REF = re.compile(r"^(\d{4}-\d{2}-\d{2}):(\d+)$")
+_EMAILS_REF = re.compile(r"^Emails_(\d{4}-\d{2}-\d{2})(?::(.*))?$", re.S)
+"""The release's email reference: `Emails_<date>:<section>`, the section `Email`, `Header`, `Body` (the day's
+emails), `Email N` (its N-th), `Email to <name>` or `Header: ... From: <who>To: <whom>` (the emails between them)."""
 _MD_HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*$")
 _HTML_HEADING = re.compile(r"<h([1-6])[^>]*>(.*?)</h\1\s*>", re.S | re.I)
 
@@ -50,14 +53,24 @@ CHARACTERISTIC_LABELS = {
     "state_dependent_attribute": "State-Dependent Attribute",
     "relative_positioning": "Relative Location Positioning",
     "multi_hop_traversal": "Multi-Hop Traversal",
+    "long_horizon_synthesis": "Long-Horizon Synthesis",
+    "post_modification_analysis": "Post-Modification Analysis",
+    "email_cross_time_count": "Cross-Temporal Count",
+    "trend_analysis": "Comparative Trend Analysis",
 }
-"""lifeloom characteristic -> RHELM's label where a plain title case would not give it back."""
+"""lifeloom characteristic -> the label RHELM's release writes, where a plain title case would not give it back
+(hyphens; the release's `Cross-Temporal Count` and `Comparative Trend Analysis` for its taxonomy's cross-time count
+and trend analysis)."""
 _FROM_LABEL = {snake(v): k for k, v in CHARACTERISTIC_LABELS.items()}
+LABEL_ALIASES = {"relationship_analysis": "email_localization"}
+"""Labels of RHELM's release outside its own taxonomy, read as the characteristic they test (reported): its 51
+`Relationship Analysis` items ask who wrote to or answered whom in the emails, as email localization does."""
+KNOWN = {c for chars in CHARACTERISTICS.values() for c in chars}
 
 
 def characteristic_of(label: str) -> str:
     key = snake(label)
-    return _FROM_LABEL.get(key, key)
+    return _FROM_LABEL.get(key, LABEL_ALIASES.get(key, key))
 
 
 def label_of(characteristic: str) -> str:
@@ -142,14 +155,22 @@ def import_rhelm(tree: dict[str, Any]) -> tuple[Bundle, Report]:
      "attachments": {persona: {file: text}}, "qa": {file: [jsonl line, ...]}}."""
     bundle, report = Bundle(), Report()
     folders = sorted({p for part in ("conversations", "emails", "attachments") for p in tree.get(part, {})})
+    sidecar = tree.get("lifeloom") if isinstance(tree.get("lifeloom"), dict) else {}
+    ids = _persona_ids(folders, sidecar.get("personas") or {})
+    dates = {str(k): str(v) for k, v in (sidecar.get("attachment_dates") or {}).items()}
     index: dict[str, dict[str, Any]] = {}
-    for i, folder in enumerate(folders, 1):
-        pid = persona_id(i)
+    for folder in folders:
+        pid = ids[folder]
         bundle.personas.append(imported_persona(pid, folder.replace("_", " "), "rhelm"))
         index[folder] = {"pid": pid, **_import_dialogue(pid, tree.get("conversations", {}).get(folder, {}),
                                                         bundle, report)}
+        uploads = {name.rsplit(".", 1)[0]: dt.date.fromisoformat(day) for path, day in dates.items()
+                   if path.startswith(f"attachments/{folder}/") for name in [path.rsplit("/", 1)[1]]}
+        for t in sorted(bundle.turns, key=lambda t: t.timestamp):
+            for stem in (d.rsplit(".", 1)[0] for d in t.doc_ids if t.persona_id == pid):
+                uploads.setdefault(stem, t.timestamp.date())
         index[folder].update(_import_documents(pid, tree.get("emails", {}).get(folder, {}),
-                                               tree.get("attachments", {}).get(folder, {}), bundle, report))
+                                               tree.get("attachments", {}).get(folder, {}), bundle, report, uploads))
         _link_uploads(index[folder], bundle, report)
     for name, lines in sorted(tree.get("qa", {}).items()):
         folder = _persona_of_qa(name, folders)
@@ -159,6 +180,23 @@ def import_rhelm(tree: dict[str, Any]) -> tuple[Bundle, Report]:
             continue
         _import_questions(name, lines, index[folder], bundle, report)
     return bundle, report
+
+
+def _persona_ids(folders: list[str], known: dict[str, Any]) -> dict[str, str]:
+    """Each folder's persona id: the one our export recorded (`lifeloom.json`) when it is a unique `pNNNN`, else
+    `p0001`, `p0002`, ... in folder order (skipping recorded ones)."""
+    out: dict[str, str] = {}
+    for folder in folders:
+        pid = str(known.get(folder, ""))
+        if re.fullmatch(r"p\d{4}", pid) and pid not in out.values():
+            out[folder] = pid
+    n = 0
+    for folder in folders:
+        while folder not in out:
+            n += 1
+            if persona_id(n) not in out.values():
+                out[folder] = persona_id(n)
+    return out
 
 
 def _import_dialogue(pid: str, files: dict[str, Any], bundle: Bundle, report: Report) -> dict[str, Any]:
@@ -215,10 +253,13 @@ def _import_pair(sid: str, pid: str, day: dt.date, name: str, pair: Any, bundle:
 
 
 def _import_documents(pid: str, emails: dict[str, str], attachments: dict[str, str], bundle: Bundle,
-                      report: Report) -> dict[str, Any]:
+                      report: Report, uploads: dict[str, dt.date] | None = None) -> dict[str, Any]:
+    """Documents and chunks of one persona's email files and attachments. An attachment takes the date of the
+    email file with its NN (as RHELM's evaluator dates it); without one, the day a turn uploaded it."""
     n = 0
     email_dates: dict[int, dt.date] = {}
     files: dict[str, dict[str, Any]] = {}
+    by_date: dict[str, list[tuple[dict[str, str], Chunk]]] = {}
     for name in sorted(emails):
         m = _EMAIL.match(name)
         if not m:
@@ -238,6 +279,7 @@ def _import_documents(pid: str, emails: dict[str, str], attachments: dict[str, s
                            body=mail.get("Summary", ""), kind="email")
             bundle.documents.append(doc)
             chunks.append(_chunk(doc, 1, doc.title, doc.body))
+            by_date.setdefault(day.isoformat(), []).append((mail, chunks[-1]))
         bundle.chunks.extend(chunks)
         files[name] = {"chunks": chunks}
     for name in sorted(attachments):
@@ -247,11 +289,18 @@ def _import_documents(pid: str, emails: dict[str, str], attachments: dict[str, s
             continue
         seq, kind, _, fmt = m.groups()
         day = email_dates.get(int(seq))
-        if day is None:
-            report.add("undated_attachment", name, f"no email file with sequence number {seq}; attachment skipped",
-                       "error")
+        uploaded = (uploads or {}).get(name.rsplit(".", 1)[0])
+        if day is None and uploaded is None:
+            report.add("undated_attachment", name, f"no email file with sequence number {seq} and no turn uploads it;"
+                       " attachment skipped", "error")
             continue
-        report.add("borrowed_date", name, f"undated attachment dated {day} from the email file with NN {seq}", "info")
+        if day is None:
+            day = uploaded
+            report.add("borrowed_date", name, f"undated attachment dated {day} from lifeloom.json or the turn that "
+                       f"uploads it (no email file has NN {seq})", "info")
+        else:
+            report.add("borrowed_date", name, f"undated attachment dated {day} from the email file with NN {seq}",
+                       "info")
         n += 1
         body = attachments[name]
         doc = Document(doc_id=f"{pid}-d{n:04d}", persona_id=pid, created_at=day_start(day),
@@ -261,7 +310,7 @@ def _import_documents(pid: str, emails: dict[str, str], attachments: dict[str, s
         chunks = [_chunk(doc, k, head, text) for k, (head, text) in enumerate(sections(body, fmt), 1)]
         bundle.chunks.extend(chunks)
         files[name] = {"chunks": chunks}
-    return {"files": files}
+    return {"files": files, "emails": by_date}
 
 
 def _chunk(doc: Document, k: int, section: str, text: str) -> Chunk:
@@ -313,11 +362,11 @@ def _import_questions(name: str, lines: list[str], index: dict[str, Any], bundle
             report.add("duplicate_id", qid, f"question id repeats; renamed {pid}-{qid}")
             qid = f"{pid}-{qid}"
         seen.add(qid)
-        refs = [str(r) for r in item.get("supporting_evidence") or []]
+        refs = [r for raw in item.get("supporting_evidence") or [] for r in _split_refs(str(raw))]
         evidence = [e for ref in refs for e in _resolve(ref, qid, index, report)]
         if not refs:
             report.add("no_evidence", qid, "item has no supporting_evidence")
-        chars = [characteristic_of(c) for c in item.get("characteristics") or []] or [category]
+        chars = [_characteristic(str(c), qid, report) for c in item.get("characteristics") or []] or [category]
         bundle.questions.append(Question(
             question_id=qid, persona_id=pid, category=category, characteristics=chars, question_time=qtime,
             question=question, answer=answer, reference_answer=answer, answer_type=answer_type_for(category),
@@ -327,7 +376,68 @@ def _import_questions(name: str, lines: list[str], index: dict[str, Any], bundle
         bundle.evidence.extend(unique.values())
 
 
+def _characteristic(label: str, qid: str, report: Report) -> str:
+    """The characteristic a label names; one outside the 27 is reported (mapped by LABEL_ALIASES, else kept)."""
+    found = characteristic_of(label)
+    if snake(label) in LABEL_ALIASES:
+        report.add("label_mapped", f"{qid}:{label}", f"{label!r} is outside RHELM's taxonomy; read as {found}", "info")
+    elif found not in KNOWN:
+        report.add("unmapped_value", f"{qid}:{label}", f"characteristic {label!r} is none of the 27; kept as {found}")
+    return found
+
+
+def _split_refs(ref: str) -> list[str]:
+    """One reference string as the references it lists: `2024-06-26:13,17,18` is three turns of one day."""
+    if "," not in ref or not re.match(r"^\d{4}-\d{2}-\d{2}:\d+", ref):
+        return [ref]
+    out, day = [], ""
+    for part in (p.strip() for p in ref.split(",")):
+        if re.match(r"^\d{4}-\d{2}-\d{2}:\d+$", part):
+            day = part.split(":")[0]
+            out.append(part)
+        elif part.isdigit() and day:
+            out.append(f"{day}:{part}")
+        else:
+            out.append(part)
+    return out
+
+
+def _emails(day: str, section: str, index: dict[str, Any]) -> list[Chunk] | None:
+    """The chunks of the day's emails a `Emails_<date>:<section>` reference names; None when the day has none."""
+    mails = index.get("emails", {}).get(day)
+    if not mails:
+        return None
+    section = section.strip()
+    nth = re.match(r"^Email\s+(\d+)$", section)
+    if nth:
+        k = int(nth.group(1))
+        return [mails[k - 1][1]] if 0 < k <= len(mails) else []
+    to = re.match(r"^Email to (.+)$", section)
+    between = re.search(r"From:\s*(.*?)\s*To:\s*(.*)$", section, re.S)
+    if to:
+        return [c for mail, c in mails if _norm(to.group(1)) in _norm(mail.get("Recipient", ""))]
+    if between:
+        who, whom = (_who(x) for x in between.groups())
+        return [c for mail, c in mails if who in _norm(mail.get("Sender", "")) and whom in _norm(
+            mail.get("Recipient", ""))]
+    return [c for _, c in mails]  # `Email`, `Header`, `Body`: the day's emails
+
+
+def _who(text: str) -> str:
+    """The address in `Name <address>` (else the name), normalized for matching."""
+    m = re.search(r"<([^>]+)>", text)
+    return _norm(m.group(1) if m else text)
+
+
 def _resolve(ref: str, qid: str, index: dict[str, Any], report: Report) -> list[Evidence]:
+    mail = _EMAILS_REF.match(ref)
+    if mail:
+        found = _emails(mail.group(1), mail.group(2) or "", index)
+        if not found:
+            report.add("malformed_reference", f"{qid}:{ref}", "no email of that day" if found is None else
+                       "no email of that day matches the section", "error")
+            return []
+        return [Evidence(question_id=qid, evidence_id=c.chunk_id, evidence_kind="chunk") for c in found]
     m = _TURN_REF.match(ref)
     if m:
         turn_id = index["turns"].get(m.group(1), {}).get(int(m.group(2)))
@@ -336,7 +446,8 @@ def _resolve(ref: str, qid: str, index: dict[str, Any], report: Report) -> list[
             return []
         return [Evidence(question_id=qid, evidence_id=turn_id, evidence_kind="turn")]
     file, _, section = ref.partition(":")
-    entry = index["files"].get(file)
+    entry = index["files"].get(file) or next((v for k, v in index["files"].items()
+                                              if k.rsplit(".", 1)[0] == file), None)  # a file named without .md
     if entry is None:
         report.add("malformed_reference", f"{qid}:{ref}", "neither <date>:<turn> nor a known document file", "error")
         return []
@@ -345,153 +456,32 @@ def _resolve(ref: str, qid: str, index: dict[str, Any], report: Report) -> list[
         chunks = [c for c in chunks if c.section == section] or [
             c for c in chunks if _norm(c.section) == _norm(section)]
         if not chunks:
-            report.add("malformed_reference", f"{qid}:{ref}", f"no section {section!r} in {file}", "error")
-            return []
+            chunks, how = _loosely(entry["chunks"], section)
+            if not chunks:
+                report.add("malformed_reference", f"{qid}:{ref}", f"no section {section!r} in {file}", "error")
+                return []
+            report.add("section_matched", f"{qid}:{ref}", f"section {section!r} read as {how}", "info")
     return [Evidence(question_id=qid, evidence_id=c.chunk_id, evidence_kind="chunk") for c in chunks]
 
 
-# --- export ------------------------------------------------------------------------------------------------
-
-def export_rhelm(bundle: Bundle) -> tuple[dict[str, str], Report]:
-    """Files (relative path -> text) of a RHELM release holding the bundle's rows."""
-    files: dict[str, str] = {}
-    report = Report()
-    for persona in bundle.personas:
-        folder = folder_name(persona.name)
-        refs = _export_persona(persona.persona_id, folder, bundle, files, report)
-        qs = [q for q in bundle.questions if q.persona_id == persona.persona_id]
-        if qs:
-            lines = [json.dumps(_qa_item(q, bundle, refs, report), ensure_ascii=False) for q in qs]
-            files[f"QA_final/low_score_qa_{folder}_all_validated.jsonl"] = "\n".join(lines) + "\n"
-    return files, report
+_ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10}
 
 
-def _export_persona(pid: str, folder: str, bundle: Bundle, files: dict[str, str], report: Report) -> dict[str, str]:
-    """Write one persona's conversations, emails and attachments; returns lifeloom id -> RHELM reference."""
-    starts = {s.session_id: s.started_at for s in bundle.sessions}
-    turns = sorted((t for t in bundle.turns if t.persona_id == pid),
-                   key=lambda t: (starts.get(t.session_id, t.timestamp), t.session_id, _position(t.turn_id)))
-    docs = sorted((d for d in bundle.documents if d.persona_id == pid), key=lambda d: (d.created_at, d.doc_id))
-    days = sorted({starts.get(t.session_id, t.timestamp).astimezone(dt.UTC).date() for t in turns}
-                  | {d.created_at.astimezone(dt.UTC).date() for d in docs})
-    seq = {day: i for i, day in enumerate(days, 1)}
-    refs: dict[str, str] = {}
-    stems: dict[str, str] = {}
-    emails: dict[dt.date, list[Document]] = {}
-    for doc in docs:
-        day = doc.created_at.astimezone(dt.UTC).date()
-        if doc.source_type == "email":
-            emails.setdefault(day, []).append(doc)
-            continue
-        kind = "notes" if doc.source_type == "journal" else "report"
-        fmt = doc.format if doc.format in ("md", "html") else "md"
-        if fmt != doc.format:
-            report.add("format_changed", doc.doc_id, f"{doc.format} attachment written as .md")
-        known = _ATTACH.match(f"{doc.title}.{fmt}")
-        tag = known.group(3) if known and known.group(2) == kind else hashlib.sha1(doc.doc_id.encode()).hexdigest()[:8]
-        stem = f"{seq[day]:02d}_{kind}_task_{tag}"
-        stems[doc.doc_id] = stem
-        files[f"attachments/{folder}/{stem}.{fmt}"] = doc.body
-        emails.setdefault(day, [])  # the attachment's date lives only in the email file with its NN
-        _chunk_refs(doc, f"{stem}.{fmt}", bundle, refs)
-    for day, mails in sorted(emails.items()):
-        name = f"{seq[day]:02d}_email_{day:%Y_%m_%d}.txt"
-        files[f"emails/{folder}/{name}"] = render_emails(
-            [{"Sender": d.sender or "", "Recipient": ", ".join(d.recipients), "Subject": d.title,
-              "Summary": d.body} for d in mails])
-        for d in mails:
-            _chunk_refs(d, name, bundle, refs, subject=d.title)
-    by_day: dict[dt.date, list[Turn]] = {}
-    for t in turns:
-        by_day.setdefault(starts.get(t.session_id, t.timestamp).astimezone(dt.UTC).date(), []).append(t)
-    for day, day_turns in sorted(by_day.items()):
-        pairs = _pairs(day_turns, stems, report)
-        for k, (user, assistant, _) in enumerate(pairs, 1):
-            for t in (user, assistant):
-                if t is not None:
-                    refs[t.turn_id] = f"{day.isoformat()}:{k}"
-        conversation = [p[2] | {"turn": k} for k, p in enumerate(pairs, 1)]
-        files[f"conversations/{folder}/conversation_{day:%Y_%m_%d}.json"] = json.dumps({
-            "character": folder, "date": day.isoformat(), "conversation": conversation,
-            "statistics": {"total_turns": len(conversation)}, "metadata": {"generation_model": "lifeloom"},
-        }, indent=2, ensure_ascii=False)
-    return refs
-
-
-def _position(turn_id: str) -> int:
-    """The number at the end of a turn id (`...-t07` -> 7), for ordering past t99."""
-    m = re.search(r"(\d+)$", turn_id)
-    return int(m.group(1)) if m else 0
-
-
-def _chunk_refs(doc: Document, file: str, bundle: Bundle, refs: dict[str, str], subject: str | None = None) -> None:
-    """RHELM references of a document's chunks: `<file>:<section>` (an email's section is its subject)."""
-    chunks = [c for c in bundle.chunks if c.doc_id == doc.doc_id]
-    for c in chunks:
-        section = subject if subject is not None else c.section
-        refs[c.chunk_id] = f"{file}:{section}" if section else file
-    refs[f"doc:{doc.doc_id}"] = file
-    refs[f"nchunks:{doc.doc_id}"] = str(len(chunks))
-
-
-def _pairs(turns: list[Turn], stems: dict[str, str], report: Report) -> list[tuple[Turn | None, Turn | None, dict]]:
-    """RHELM turn pairs from a day's messages: each user message with the assistant reply after it."""
-    out: list[tuple[Turn | None, Turn | None, dict]] = []
-    i = 0
-    while i < len(turns):
-        user = turns[i] if turns[i].role == "user" else None
-        assistant = None
-        if user is not None and i + 1 < len(turns) and turns[i + 1].role == "assistant":
-            assistant = turns[i + 1]
-        elif user is None:
-            assistant = turns[i]
-            report.add("unpaired_turn", assistant.turn_id, "assistant message without a user message before it")
-        i += 1 + (user is not None and assistant is not None)
-        lead = user or assistant
-        pair: dict[str, Any] = {"timestamp": lead.timestamp.astimezone(dt.UTC).replace(tzinfo=None).isoformat(),
-                                "message_type": lead.category, "user": user.text if user else "",
-                                "assistant": assistant.text if assistant else ""}
-        uploads = [stems[d] for d in (user.doc_ids if user else []) if d in stems]
-        if uploads:
-            pair["research_document"] = uploads[0]
-        out.append((user, assistant, pair))
-    return out
-
-
-def _qa_item(q: Question, bundle: Bundle, refs: dict[str, str], report: Report) -> dict[str, Any]:
-    ev = [e for e in bundle.evidence if e.question_id == q.question_id]
-    supporting: list[str] = []
-    chunk_doc = {c.chunk_id: c.doc_id for c in bundle.chunks}
-    by_doc: dict[str, set[str]] = {}
-    for e in ev:
-        if e.evidence_kind == "chunk" and e.evidence_id in chunk_doc:
-            by_doc.setdefault(chunk_doc[e.evidence_id], set()).add(e.evidence_id)
-    for e in ev:
-        doc = chunk_doc.get(e.evidence_id)
-        whole = doc is not None and len(by_doc[doc]) == int(refs.get(f"nchunks:{doc}", "0")) > 1 \
-            and not refs.get(f"doc:{doc}", "").endswith(".txt")
-        ref = refs.get(f"doc:{doc}") if whole else refs.get(e.evidence_id)
-        if ref is None:
-            report.add("unmapped_evidence", f"{q.question_id}:{e.evidence_id}", "evidence id not in the export")
-        elif ref not in supporting:
-            supporting.append(ref)
-    if q.answer_type == "mcq":
-        report.add("format_loss", q.question_id, "multiple-choice options are not part of RHELM's QA; answer kept",
-                   "info")
-    return {"id": q.question_id, "question": q.question, "answer": q.answer,
-            "question_date": q.question_time.astimezone(dt.UTC).date().isoformat(),
-            "question_type": "attachment" if q.category == "external" else q.category,
-            "supporting_evidence": supporting, "characteristics": [label_of(c) for c in q.characteristics]}
-
-
-def tree_of(files: dict[str, str]) -> dict[str, Any]:
-    """The import tree of exported files (relative path -> text), without touching a disk."""
-    tree: dict[str, Any] = {"conversations": {}, "emails": {}, "attachments": {}, "qa": {}}
-    for rel, text in files.items():
-        part, _, rest = rel.partition("/")
-        if part == "QA_final":
-            tree["qa"][rest] = text.splitlines()
-            continue
-        persona, _, name = rest.partition("/")
-        tree[part].setdefault(persona, {})[name] = json.loads(text) if part == "conversations" else text
-    return tree
+def _loosely(chunks: list[Chunk], section: str) -> tuple[list[Chunk], str]:
+    """The chunks a section name of the release's looser forms points to, and how it was read: a heading written
+    with its `#` marks or after `Header:`; `Header` (the document's opening); `Section N`, `N` or a Roman numeral
+    (the N-th heading); else the sections whose text holds the name (a table caption, a bold label)."""
+    name = re.sub(r"^\s*(?:Journal\s+)?Header\s*:?\s*", "", section, flags=re.I).lstrip("#").strip()
+    headed = [c for c in chunks if c.section]
+    if name and name != section.strip():
+        found = [c for c in chunks if _norm(c.section) == _norm(name)]
+        if found:
+            return found, f"the heading {name!r}"
+    if not name:
+        return chunks[:1], "the document's opening section"
+    nth = re.fullmatch(r"(?:section\s+)?(\d+|[ivx]+)", name.strip().lower())
+    if nth:
+        k = int(nth.group(1)) if nth.group(1).isdigit() else _ROMAN.get(nth.group(1), 0)
+        return (headed[k - 1:k], f"heading number {k}") if 0 < k <= len(headed) else ([], "")
+    found = [c for c in chunks if _norm(name) in _norm(c.text)]
+    return found, f"the section(s) whose text holds {name!r}"

@@ -9,6 +9,7 @@ with the cl100k_base encoding shipped in the `bpe-openai` package (no download a
 from __future__ import annotations
 
 import functools
+import html
 import re
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -50,11 +51,12 @@ def is_row(line: str) -> bool:
 
 
 def heading_of(block: str) -> str | None:
-    """The heading text if `block` is a single Markdown or HTML heading line."""
+    """The heading text if `block` is a single Markdown or HTML heading line, as a reader sees it (an HTML heading's
+    entities unescaped, as the RHELM reader and every HTML reader unescape them)."""
     m = HEADING.match(block.strip())
     if m is None or "\n" in block.strip():
         return None
-    return TAG.sub("", m.group(2) or m.group(3) or "").strip()
+    return html.unescape(TAG.sub("", m.group(2) or m.group(3) or "")).strip()  # "Notes &amp; Next Steps" -> "&"
 
 
 def units(body: str, budget: int) -> list[Unit]:

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from tasks.interop import Bundle
-from tasks.interop.rhelm import export_rhelm, import_rhelm, tree_of
+from tasks.interop.rhelm import import_rhelm
+from tasks.interop.rhelm_export import export_rhelm, tree_of
 from tests.tasks.interop_rows import dumps
 from warehouse.interop import read_benchmark
 
