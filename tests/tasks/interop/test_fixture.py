@@ -70,3 +70,33 @@ def test_round_trip_through_the_rhelm_export(imported):
     for table in Bundle.TABLES:
         drop = ("derivation",) if table == "questions" else ()
         assert dumps(back, table, drop) == dumps(bundle, table, drop), table
+
+
+def test_the_release_s_email_reference_form_resolves_on_the_excerpt_s_own_emails():
+    """The full release cites emails as `Emails_<date>:<section>` (152 references; the excerpt's 16 items cite none):
+    asked of the excerpt's own email files, each form resolves to the emails it names."""
+    from warehouse.interop import read_rhelm_tree
+
+    tree = read_rhelm_tree(FIXTURE)
+    emails = tree["emails"]["Elena_Morales"]["01_email_2024_02_01.txt"]
+    from tasks.interop.rhelm import parse_emails
+
+    mails = parse_emails(emails)
+    first = mails[0]
+    refs = {"Emails_2024-02-01:Email": len(mails), "Emails_2024-02-01:Header": len(mails),
+            "Emails_2024-02-01:Email 1": 1,
+            f"Emails_2024-02-01:Header: ## Email:From: {first['Sender']}To: {first['Recipient']}": None}
+    lines = tree["qa"]["low_score_qa_Elena_Morales_all_validated.jsonl"]
+    for n, ref in enumerate(refs):
+        lines.append(json.dumps({"id": f"attachment_e{n}", "question": "Who wrote?", "answer": "x",
+                                 "question_date": "2024-02-05", "question_type": "attachment",
+                                 "supporting_evidence": [ref], "characteristics": ["Email Localization"]}))
+    bundle, report = import_rhelm(tree)
+    assert not report.count("malformed_reference")
+    subjects = {c.chunk_id: c.section for c in bundle.chunks}
+    for n, (ref, count) in enumerate(refs.items()):
+        found = [subjects[e.evidence_id] for e in bundle.evidence if e.question_id == f"attachment_e{n}"]
+        if count is None:  # between the first email's sender and recipient: at least that email
+            assert first["Subject"] in found, ref
+        else:
+            assert len(found) == count, ref
