@@ -8,6 +8,7 @@ from schemas.corpus import Document, FactMention, Session, Turn
 from schemas.release import Manifest
 from tasks.sources.chunking import count_tokens
 from warehouse import release
+from warehouse.card import dataset_card
 from warehouse.catalog import session
 from warehouse.parquet import land_rows
 from warehouse.paths import prepare_home
@@ -100,4 +101,4 @@ def test_the_manifest_and_the_card_show_the_dialogue(tmp_path):
     assert "Distinct word 4-gram ratio of user turns" in card and "information_sharing: 4" in card
     assert ("in turns: corrected: 8, explicit: 2; in document chunks: paraphrased: 2; of the corrections, 2 put right "
             "in a later session") in card
-    assert "## Dialogue" not in release.dataset_card(manifest.model_copy(update={"dialogue": {}}))
+    assert "## Dialogue" not in dataset_card(manifest.model_copy(update={"dialogue": {}}))
