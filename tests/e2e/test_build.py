@@ -256,7 +256,8 @@ def test_the_release_calibration_withdraws_what_the_answer_prior_answers_across_
 
 def test_the_release_loads_with_datasets_and_mlcroissant(tiny, tmp_path):
     """Issue 26: the dataset card's every config loads with `datasets` (a table of no rows has no config: datasets
-    cannot read it), and Croissant validates with mlcroissant, no warning, and yields every record set's rows."""
+    cannot read it), as does every config of the `hf` export, and Croissant validates with mlcroissant, no warning,
+    and yields record sets' rows."""
     import itertools
 
     import mlcroissant as mlc
@@ -272,6 +273,16 @@ def test_the_release_loads_with_datasets_and_mlcroissant(tiny, tmp_path):
     assert "license: mit" in card and "## Citation" in card and "@misc{" in card
     for name in configs:
         rows = load_dataset(str(path), name=name, split="train", cache_dir=str(tmp_path / "cache"))
+        assert rows.num_rows == manifest["row_counts"][name], name
+    exported = tmp_path / "hf"
+    result = CliRunner().invoke(app, ["export", "--release", "tiny/v0001", "--format", "hf", "--out", str(exported),
+                                      "--home", str(home)])
+    assert result.exit_code == 0, result.output
+    hf_card = (exported / "README.md").read_text()
+    hf_configs = [line.split(": ", 1)[1] for line in hf_card.split("---")[1].splitlines() if "config_name" in line]
+    assert set(hf_configs) == set(configs) and "license: mit" in hf_card
+    for name in hf_configs:
+        rows = load_dataset(str(exported), name=name, split="train", cache_dir=str(tmp_path / "cache"))
         assert rows.num_rows == manifest["row_counts"][name], name
     dataset = mlc.Dataset(jsonld=str(path / "croissant.json"))
     assert dataset.metadata.ctx.issues.errors == set() and dataset.metadata.ctx.issues.warnings == set()
