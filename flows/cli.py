@@ -27,8 +27,11 @@ EXAMPLE_QUERIES = (
 def resolve_config(preset: str | None, config: Path | None) -> BuildConfig:
     if preset and config:
         fail("give either --preset or --config, not both")
+    if not preset and not config:
+        fail(f"say what to build: --preset NAME ({', '.join(preset_names())}; `lifeloom presets` describes them) or "
+             "--config FILE (a TOML config); `lifeloom build --preset demo` builds the demo corpus")
     try:
-        cfg = load_config_file(config) if config else load_preset(preset or "demo")
+        cfg = load_config_file(config) if config else load_preset(preset)
     except ConfigError as exc:
         fail(str(exc))
     from tasks.domains import pack_for
@@ -51,8 +54,12 @@ def build(
     version: Annotated[str | None, typer.Option(help="Release version (default: next vNNNN).")] = None,
     runner: Annotated[str | None, typer.Option(help="Task runner: default, or dask (LocalCluster).")] = None,
     dask_address: Annotated[str | None, typer.Option(help="Existing Dask scheduler (implies --runner dask).")] = None,
+    force_new_version: Annotated[bool, typer.Option(
+        "--force-new-version", help="Freeze a new version even when the content equals the latest release's.")]
+    = False,
 ) -> None:
-    """Build, gate and freeze a corpus with the build_corpus flow (Prefect local mode)."""
+    """Build, gate and freeze a corpus with the build_corpus flow (Prefect local mode). A build whose content equals
+    the latest release of its name freezes nothing and says which release it matches."""
     cfg = with_runner(resolve_config(preset, config), runner, dask_address)
     from flows.limits import LimitExceeded, check_limits
     from tasks.llm.preflight import ProviderUnavailable, check_providers
@@ -85,11 +92,12 @@ def build(
     _quiet_prefect()
     from flows.runner import run_build
 
-    result = run_build(cfg, layout, version, out)
+    result = run_build(cfg, layout, version, out, freeze_if_unchanged=force_new_version or version is not None)
     if result.error:
         fail(result.error, code=1)
     if result.release_path is None:
-        out.print(f"Content unchanged: rebuild matched {result.matched}; nothing frozen.")
+        out.print(f"unchanged, matches {result.matched}: nothing frozen (--force-new-version freezes a new version "
+                  "anyway)", highlight=False, soft_wrap=True)
         return
     _print_release(result.release_path, home)
 
@@ -131,10 +139,11 @@ def _print_release(path: Path, home: Path) -> None:
 def sql(
     query: Annotated[str, typer.Argument(help="SQL over the catalog views (schema latest = last good run).")],
     home: HomeOpt = DEFAULT_HOME,
-    limit: Annotated[int, typer.Option(min=1, help="Rows to print at most.")] = 50,
+    limit: Annotated[int | None, typer.Option(min=1, help="Rows to print at most (default: every row).")] = None,
     fmt: Annotated[str, typer.Option("--format", help="table, csv or json.")] = "table",
 ) -> None:
-    """Run a query against the warehouse catalog and print the result."""
+    """Run a query against the warehouse catalog and print every row of the result (or `--limit` of them, saying
+    so when there were more)."""
     import duckdb
 
     from warehouse.catalog import CatalogMissing, QueryRefused, check_query, open_query_session
@@ -154,7 +163,7 @@ def sql(
         if rel.description is None:
             fail("the statement returned no result set", code=1)
         columns = [d[0] for d in rel.description]
-        rows = rel.fetchmany(limit + 1)
+        rows = rel.fetchall() if limit is None else rel.fetchmany(limit + 1)
     except duckdb.Error as exc:
         fail(f"query failed: {exc}", code=1)
     finally:
@@ -162,26 +171,29 @@ def sql(
     _print_rows(columns, rows, limit, fmt)
 
 
-def _print_rows(columns: list[str], rows: list[tuple], limit: int, fmt: str) -> None:
-    shown = rows[:limit]
+def _print_rows(columns: list[str], rows: list[tuple], limit: int | None, fmt: str) -> None:
+    """Every row in `fmt` (the first `limit`); a limit that cut rows is stated: on stdout under a table, on stderr
+    for csv and json, whose stdout stays data."""
+    shown = rows if limit is None else rows[:limit]
+    cut = limit is not None and len(rows) > limit
     if fmt == "csv":
         import csv
 
         writer = csv.writer(sys.stdout)
         writer.writerow(columns)
         writer.writerows(shown)
-        return
-    if fmt == "json":
+    elif fmt == "json":
         import json
 
-        out.print_json(json.dumps([dict(zip(columns, r, strict=True)) for r in shown], default=str))
-        return
-    table = Table(*columns, show_lines=False)
-    for row in shown:
-        table.add_row(*("" if v is None else str(v) for v in row))
-    out.print(table)
-    more = " (more not shown; raise --limit)" if len(rows) > limit else ""
-    out.print(f"{len(shown)} row(s){more}")
+        sys.stdout.write(json.dumps([dict(zip(columns, r, strict=True)) for r in shown], default=str, indent=2) + "\n")
+    else:
+        table = Table(*columns, show_lines=False)
+        for row in shown:
+            table.add_row(*("" if v is None else str(v) for v in row))
+        out.print(table)
+        out.print(f"{len(shown)} row(s)" + (f" (--limit {limit}; more rows not shown)" if cut else ""))
+    if cut and fmt != "table":
+        err.print(f"note: --limit {limit}: the first {limit} rows; more rows not shown", highlight=False)
 
 
 @app.command()

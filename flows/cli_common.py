@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -11,8 +12,29 @@ from rich.console import Console
 from rich.markup import escape
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Build, gate, freeze and query lifeloom corpora.")
-out = Console()
+PIPED_WIDTH = 4096
+"""Columns a table may take when stdout is not a terminal (piped to a file or `less`): rich's default of 80 cut
+wide tables and folded release paths."""
+out = Console(width=None if sys.stdout.isatty() else PIPED_WIDTH)
 err = Console(stderr=True)
+
+
+def _no_flag_types() -> None:
+    """`--help` without a `<bool>` tag after every flag: a flag takes no value, so its type says nothing."""
+    from typer import core
+
+    shown = getattr(core.TyperOption, "display_type_rich", None)
+    if shown is None or getattr(shown, "_lifeloom", False):
+        return
+
+    def display(self, ctx):
+        return None if getattr(self, "is_flag", False) or getattr(self, "is_bool_flag", False) else shown(self, ctx)
+
+    display._lifeloom = True
+    core.TyperOption.display_type_rich = display
+
+
+_no_flag_types()
 
 HomeOpt = Annotated[Path, typer.Option("--home", envvar="LIFELOOM_HOME", help="Data root.")]
 DEFAULT_HOME = Path(".lifeloom")

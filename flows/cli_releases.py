@@ -85,12 +85,16 @@ def diff(
     a: Annotated[str, typer.Argument(help="Release A: name/version or a release folder.")],
     b: Annotated[str, typer.Argument(help="Release B: name/version or a release folder.")],
     home: HomeOpt = DEFAULT_HOME,
+    fmt: Annotated[str, typer.Option("--format", help="table or json (every item).")] = "table",
 ) -> None:
-    """Print what changed between two releases: row counts, added/removed questions, changed answers."""
+    """Print what changed between two releases: rows and content per table; questions compared by content
+    (derivation and text, never by id alone): unchanged, reworded, re-answered, added, removed."""
     from flows.gatecheck import print_diff
 
+    if fmt not in ("table", "json"):
+        fail(f"unknown --format {fmt!r}; use table or json")
     try:
-        print_diff(home.expanduser().absolute(), a, b, out)
+        print_diff(home.expanduser().absolute(), a, b, out, fmt)
     except ValueError as exc:
         fail(str(exc))
 

@@ -59,20 +59,41 @@ def check_run(home: Path, run: str | None, out: Console) -> int:
     return 1
 
 
-def print_diff(home: Path, a: str, b: str, out: Console) -> None:
-    """Print the differences between releases `a` and `b` (name/version or folders)."""
+SHOWN = 20
+"""Items of each kind `lifeloom diff` lists (all of them with --format json)."""
+
+
+def print_diff(home: Path, a: str, b: str, out: Console, fmt: str = "table") -> None:
+    """Print the differences between releases `a` and `b` (name/version or folders): per table rows and whether
+    its content changed, then the questions compared by content (warehouse/diff.py)."""
+    import dataclasses
+
     from warehouse.diff import diff_releases, resolve_release
     from warehouse.paths import Layout
 
     layout = Layout(home)
     d = diff_releases(resolve_release(layout, a), resolve_release(layout, b))
+    if fmt == "json":
+        out.print_json(json.dumps(dataclasses.asdict(d)))
+        return
     out.print(f"A: {d.a}\nB: {d.b}\ncontent: {'identical' if d.same_content else 'different'}", highlight=False)
-    counts = Table("table", "A", "B", "change")
+    counts = Table("table", "A", "B", "change", "content")
     for table, (na, nb) in d.row_counts.items():
-        counts.add_row(table, str(na), str(nb), f"{nb - na:+d}" if nb != na else "")
+        counts.add_row(table, str(na), str(nb), f"{nb - na:+d}" if nb != na else "",
+                       "changed" if table in d.changed_tables else "same")
     out.print(counts)
-    out.print(f"questions added ({len(d.added)}): {', '.join(d.added) or '-'}", highlight=False)
-    out.print(f"questions removed ({len(d.removed)}): {', '.join(d.removed) or '-'}", highlight=False)
-    out.print(f"changed answers ({len(d.changed_answers)}):", highlight=False)
-    for qid, old, new in d.changed_answers:
-        out.print(f"  {qid}: {escape(old)!r} -> {escape(new)!r}", highlight=False)
+    out.print(f"questions (compared by derivation and text, not id): {d.unchanged} unchanged, {len(d.reworded)} "
+              f"reworded, {len(d.reanswered)} re-answered, {len(d.added)} added, {len(d.removed)} removed"
+              + (f"; {d.reused_ids} ids name a different question in B" if d.reused_ids else ""), highlight=False)
+    sections = (("added", [f"{q}: {escape(t)}" for q, t in d.added]),
+                ("removed", [f"{q}: {escape(t)}" for q, t in d.removed]),
+                ("reworded", [f"{x} -> {y}: {escape(ta)!r} -> {escape(tb)!r}" for x, y, ta, tb in d.reworded]),
+                ("re-answered", [f"{x} -> {y}: {escape(t)} {escape(aa)!r} -> {escape(ab)!r}"
+                                 for x, y, t, aa, ab in d.reanswered]))
+    for name, lines in sections:
+        if lines:
+            out.print(f"{name} ({len(lines)}):", highlight=False)
+            for line in lines[:SHOWN]:
+                out.print(f"  {line}", highlight=False, soft_wrap=True)
+            if len(lines) > SHOWN:
+                out.print(f"  ... {len(lines) - SHOWN} more (--format json lists all)", highlight=False)

@@ -92,7 +92,8 @@ def share_temporary_api() -> str | None:
     return server.api_url
 
 
-def run_build(config: BuildConfig, layout: Layout, version: str | None, console: Console) -> BuildOutcome:
+def run_build(config: BuildConfig, layout: Layout, version: str | None, console: Console,
+              freeze_if_unchanged: bool = True) -> BuildOutcome:
     """Build with a progress bar over persona stages (plus calls, errors and cache hits); ends with a
     summary table; returns the release path (or the release it matched) or the failure."""
     from flows.build import STAGES
@@ -112,7 +113,8 @@ def run_build(config: BuildConfig, layout: Layout, version: str | None, console:
     try:
         with bar:
             bar.update(job, description="starting Prefect")
-            result = build_flow(config)(config=config, home=str(layout.home), version=version)
+            result = build_flow(config)(config=config, home=str(layout.home), version=version,
+                                        freeze_if_unchanged=freeze_if_unchanged)
             bar.update(job, description="done")
     except Exception as exc:  # the flow already recorded the failed run and its reasons
         reason = redact(str(exc))

@@ -124,6 +124,12 @@ def test_cli_build_prints_release_and_queries(tmp_path):
     rows = CliRunner().invoke(app, ["sql", "select count(*) as n from latest.questions", "--home", str(tmp_path),
                                     "--format", "csv"])
     assert rows.exit_code == 0 and rows.output.splitlines()[0] == "n" and int(rows.output.splitlines()[1]) > 0
+    # issue 27: an unchanged rebuild freezes nothing and says which release it matches, unless asked
+    again = CliRunner().invoke(app, ["build", "--preset", "tiny", "--home", str(tmp_path)])
+    assert again.exit_code == 0 and "unchanged, matches tiny/v0001: nothing frozen" in again.output
+    assert not (tmp_path / "releases" / "tiny" / "v0002").exists()
+    forced = CliRunner().invoke(app, ["build", "--preset", "tiny", "--home", str(tmp_path), "--force-new-version"])
+    assert forced.exit_code == 0 and (tmp_path / "releases" / "tiny" / "v0002" / "manifest.json").is_file()
 
 
 def test_release_has_croissant_data_docs_reviews_and_withdrawals(tiny):
@@ -149,7 +155,8 @@ def test_cli_gates_releases_and_diff(tiny):
     assert listing.exit_code == 0 and "tiny/v0001" in listing.output
     diff = CliRunner().invoke(app, ["diff", "tiny/v0001", str(home / "releases" / "tiny" / "v0001"), "--home",
                                     str(home)])
-    assert diff.exit_code == 0 and "identical" in diff.output and "questions removed (0)" in diff.output
+    assert diff.exit_code == 0 and "identical" in diff.output
+    assert "unchanged, 0 reworded, 0 re-answered, 0 added, 0 removed" in diff.output
 
 
 def test_error_finding_fails_the_gate_and_cli_gates_exits_1(tmp_path, monkeypatch):
@@ -289,3 +296,24 @@ def test_the_release_loads_with_datasets_and_mlcroissant(tiny, tmp_path):
     assert dataset.metadata.version == "1.0.0" and "lifeloom" in dataset.metadata.cite_as
     questions = list(itertools.islice(dataset.records(record_set="questions"), 2))
     assert len(questions) == 2 and questions[0]["questions/question_id"]
+
+
+def test_sql_returns_every_row_in_every_format_and_states_a_limit(tiny):
+    """Issue 27: csv and json stopped at 50 rows without a word; only the table said more rows existed."""
+    home, _ = tiny
+    total = open_catalog(Layout(home)).execute("select count(*) from latest.turns").fetchone()[0]
+    assert total > 50
+    query = "select turn_id, text from latest.turns order by turn_id"
+    csv_out = CliRunner().invoke(app, ["sql", query, "--home", str(home), "--format", "csv"])
+    import csv
+    import io
+
+    assert csv_out.exit_code == 0 and len(list(csv.reader(io.StringIO(csv_out.stdout)))) == total + 1
+    as_json = CliRunner().invoke(app, ["sql", query, "--home", str(home), "--format", "json"])
+    assert len(json.loads(as_json.stdout)) == total
+    limited = CliRunner().invoke(app, ["sql", query, "--home", str(home), "--format", "csv", "--limit", "5"])
+    assert len(list(csv.reader(io.StringIO(limited.stdout)))) == 6 and "--limit 5" in limited.stderr
+    table = CliRunner().invoke(app, ["sql", query, "--home", str(home), "--limit", "5"])
+    assert "5 row(s) (--limit 5; more rows not shown)" in table.stdout
+    whole = CliRunner().invoke(app, ["sql", query, "--home", str(home)])
+    assert f"{total} row(s)" in whole.stdout and "more rows" not in whole.stdout

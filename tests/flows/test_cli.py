@@ -40,6 +40,13 @@ def test_unwritable_home(tmp_path):
     assert result.exit_code == 2 and "not writable" in result.output
 
 
+def test_build_without_a_preset_or_config_says_what_to_give(tmp_path):
+    """Issue 27: a bare `lifeloom build` silently built demo."""
+    result = _build("--home", str(tmp_path))
+    assert result.exit_code == 2 and "--preset NAME (demo, finperma, rhelm, tiny" in result.output
+    assert not tmp_path.joinpath("releases").exists()
+
+
 def test_preset_and_config_together(tmp_path):
     result = _build("--preset", "demo", "--config", str(tmp_path / "c.toml"))
     assert result.exit_code == 2 and "either --preset or --config" in result.output
