@@ -6,24 +6,24 @@ from __future__ import annotations
 
 import json
 import queue
-import shutil
 from typing import Any
 
 from prefect import flow, get_run_logger, task
-from prefect.artifacts import create_markdown_artifact, create_table_artifact
+from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
 from prefect.exceptions import UnfinishedRun
-from prefect.settings import get_current_settings
+from prefect.states import Failed
 from pydantic import BaseModel
 
 from flows import progress
 from flows.calibration import calibrate_questions
-from flows.fingerprint import corpus_fingerprint, gate_fingerprint, land_fingerprint, stage_fingerprint
+from flows.fingerprint import corpus_fingerprint, land_fingerprint, stage_fingerprint
+from flows.fingerprint import refresh_requested as _refresh
+from flows.gating import GateFailed, gate
 from flows.limits import check_limits
 from flows.pipeline import PIPELINE, STAGE_ORDER, stage_rows
 from flows.pipeline import STAGES as PIPELINE_STAGES
 from flows.stages import STAGE_TASKS, Ctx, Staged, stage_tasks
-from schemas.audit import GateResult
 from schemas.config import BuildConfig
 from schemas.metrics import MeasureRow
 from schemas.release import Manifest, ReleaseRecord, RunRecord
@@ -36,7 +36,7 @@ from tasks.metrics import difficulty
 from tasks.metrics import report as metrics_report
 from tasks.metrics.report import card_section
 from tasks.world import profile
-from validation.gates import GateReport, run_gates
+from validation.gates import GateReport
 from warehouse import landing, release
 from warehouse.catalog import refresh_catalog, session
 from warehouse.ledger import ledger_by_stage_model, ledger_markdown
@@ -51,8 +51,6 @@ STAGES = STAGE_ORDER
 """The per-persona steps, in order (progress displays count these; flows/pipeline.py declares them)."""
 
 
-class GateFailed(RuntimeError):
-    """The release gates failed; the message names the failed expectations."""
 
 
 @task(name="land", task_run_name="land {persona_id}", cache_policy=NO_CACHE, persist_result=False)
@@ -194,11 +192,6 @@ def unchanged_branch(ctx: Ctx, persona_id: str, seed_text: str) -> dict | None:
     return landing.earlier_landing(ctx.layout, branch["land_key"], persona_id)
 
 
-def _refresh() -> bool:
-    """PREFECT_TASKS_REFRESH_CACHE: recompute every stage, and the figures and gates too, ignoring caches."""
-    return bool(get_current_settings().tasks.refresh_cache)
-
-
 @task(name="land", task_run_name="land {persona_id} (unchanged)", cache_policy=NO_CACHE, persist_result=False)
 def land_unchanged(ctx: Ctx, persona_id: str, earlier: dict) -> Landed:
     """Land an unchanged branch by copying the earlier run's partitions (warehouse/landing.py)."""
@@ -270,61 +263,6 @@ def corpus_figures(con, config: BuildConfig, run_id: str, layout: Layout) -> dic
         "measures": [r.model_dump(mode="json") for r in measure_source(
             CorpusSource(home=str(layout.home), run_id=run_id), config.gates.grammar_sample)],
     }
-
-
-@task(name="gate", task_run_name="gate {run_id}", cache_policy=NO_CACHE, persist_result=False)
-def gate(layout: Layout, run_id: str, config: BuildConfig, figures: dict[str, Any]) -> GateReport:
-    """Run the release suites over the run's tables; land gate_results, write Data Docs, publish the report.
-    A report is reused when the gated tables' content hashes (`figures`) and the config are unchanged."""
-    con = session(layout, run_id)
-    try:
-        key = gate_fingerprint(config, figures["table_hashes"])
-        report = None if _refresh() else _cached_gates(layout, key, run_id)
-        if report is None:
-            report = run_gates(con, run_id, config=config, docs_dir=layout.gate_docs(run_id))
-            _save_gates(layout, key, report)
-    finally:
-        con.close()
-    land_rows(layout, "gate_results", report.results, run_id)
-    create_markdown_artifact(key="gate-report", markdown=report.markdown(), description="Release gate results")
-    failed = [_failure_row(r) for r in report.failed()]
-    if failed:
-        create_table_artifact(key="failed-expectations", table=failed, description="Failed expectations")
-    progress.report(progress.Event("gate", "all", ok=report.success))
-    return report
-
-
-def _gate_cache(layout: Layout, key: str):
-    return layout.prefect_cache / "gates" / f"{key}.json"
-
-
-def _cached_gates(layout: Layout, key: str, run_id: str) -> GateReport | None:
-    """The report of an earlier run whose gated tables had the same content, with its Data Docs copied over; None
-    when there is none, or when that run's Data Docs are gone (`lifeloom prune` removes them): the gates then run
-    again, so a release is never frozen without the Data Docs its card links."""
-    path = _gate_cache(layout, key)
-    try:
-        earlier = GateReport.model_validate_json(path.read_text())
-    except (OSError, ValueError):
-        return None
-    docs = layout.gate_docs(earlier.run_id)
-    if not (docs / "index.html").is_file():
-        get_run_logger().info("gates: run %s's report matches but its Data Docs were pruned; gating again",
-                              earlier.run_id)
-        return None
-    if not layout.gate_docs(run_id).exists():
-        shutil.copytree(docs, layout.gate_docs(run_id))
-    get_run_logger().info("gates: tables equal to run %s's, reusing its report", earlier.run_id)
-    return earlier.model_copy(update={"run_id": run_id})
-
-
-def _save_gates(layout: Layout, key: str, report: GateReport) -> None:
-    landing.write_text(_gate_cache(layout, key), report.model_dump_json(exclude={"success"}))
-
-
-def _failure_row(result: GateResult) -> dict[str, Any]:
-    return {"suite": result.suite, "expectation": result.expectation, "unexpected": result.unexpected_count,
-            "sample": ", ".join(map(str, result.sample[:10]))}
 
 
 @task(name="freeze", task_run_name="freeze {run_id}", cache_policy=NO_CACHE, persist_result=False)
@@ -414,9 +352,10 @@ def build_corpus(config: BuildConfig, home: str = ".lifeloom", version: str | No
         calibrate_questions(layout, run.run_id, config.stages.questions)  # withdraws what a memory-free prior answers
         figures = measure(layout, config, run.run_id, land_keys)
         counts |= {t: n for t, n in figures["row_counts"].items() if t in counts}  # as the views see them
-        report = gate(layout, run.run_id, config, figures)
-        if not report.success:
-            raise GateFailed(report.failure_message())
+        report = gate(layout, run.run_id, config, figures, return_state=True).result(raise_on_failure=False)
+        if not report.success:  # an expected failure: the gate task is Failed, the run ends Failed, no traceback
+            _finish(layout, run, "failed", report.failure_message(), counts, report, None)
+            return Failed(message=report.failure_message(), data=GateFailed(report.failure_message()))
         frozen = freeze_release(layout, config, run.run_id, report, figures, version, freeze_if_unchanged)
     except BaseException as exc:
         _finish(layout, run, "failed", f"{type(exc).__name__}: {exc}", counts, report, None)

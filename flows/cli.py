@@ -12,7 +12,20 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from flows.cli_common import DEFAULT_HOME, HomeOpt, VerifyOpt, _csv, _quiet_prefect, _reading, app, err, fail, out
+from flows.cli_common import (
+    DEFAULT_HOME,
+    DebugOpt,
+    HomeOpt,
+    QuietOpt,
+    VerifyOpt,
+    _csv,
+    _quiet_prefect,
+    _reading,
+    app,
+    err,
+    fail,
+    out,
+)
 from schemas.config import BuildConfig, ConfigError, load_config_file, load_preset, preset_names
 
 EXAMPLE_QUERIES = (
@@ -57,6 +70,8 @@ def build(
     force_new_version: Annotated[bool, typer.Option(
         "--force-new-version", help="Freeze a new version even when the content equals the latest release's.")]
     = False,
+    quiet: QuietOpt = False,
+    debug: DebugOpt = False,
 ) -> None:
     """Build, gate and freeze a corpus with the build_corpus flow (Prefect local mode). A build whose content equals
     the latest release of its name freezes nothing and says which release it matches."""
@@ -89,7 +104,7 @@ def build(
         orphan = not (layout.release_dir(cfg.name, version) / "manifest.json").is_file()
         fail(f"release {cfg.name}/{version} already exists; releases are never overwritten" + (
             " (the folder has no manifest.json: `lifeloom prune` removes it)" if orphan else ""))
-    _quiet_prefect()
+    _quiet_prefect(quiet, debug)
     from flows.runner import run_build
 
     result = run_build(cfg, layout, version, out, freeze_if_unchanged=force_new_version or version is not None)

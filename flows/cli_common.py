@@ -50,10 +50,25 @@ def fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
-def _quiet_prefect() -> None:
+def _quiet_prefect(quiet: bool = False, debug: bool = False) -> None:
+    """Prefect's logging for a command that runs a flow: the run's logs reach the API, so the Prefect UI shows a
+    CLI build's stage logs, at INFO (`quiet`: WARNING); the console shows warnings only, never the engine's
+    tracebacks of a failed run (the command says what failed in one line) unless `debug`."""
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
     os.environ.setdefault("DO_NOT_TRACK", "1")
-    os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+    level = "WARNING" if quiet else "INFO" if debug else os.environ.get("PREFECT_LOGGING_LEVEL", "INFO")
+    os.environ["PREFECT_LOGGING_LEVEL"] = level
+    if debug:
+        os.environ["PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL"] = "INFO"
+        os.environ.pop("LIFELOOM_CONSOLE_TRACEBACKS", None)
+    else:
+        os.environ.setdefault("PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL", "WARNING")
+        os.environ["LIFELOOM_CONSOLE_TRACEBACKS"] = "0"
+
+
+QuietOpt = Annotated[bool, typer.Option("--quiet", help="Send only warnings of the run to the Prefect UI (default: "
+                                                       "INFO, every stage's log).")]
+DebugOpt = Annotated[bool, typer.Option("--debug", help="Show Prefect's log and tracebacks on the console.")]
 
 
 def _reading(path: Path | None, what: str):

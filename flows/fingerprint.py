@@ -231,3 +231,10 @@ def corpus_fingerprint(config: BuildConfig, land_keys: dict[str, str]) -> str:
              "measures": hashlib.sha256((release.parent / "measures.py").read_bytes()).hexdigest(),
              "views": hashlib.sha256((release.parent / "catalog.py").read_bytes()).hexdigest()}
     return f"corpus-{_digest(parts)[:40]}"
+
+
+def refresh_requested() -> bool:
+    """PREFECT_TASKS_REFRESH_CACHE: recompute every stage, and the figures and gates too, ignoring caches."""
+    from prefect.settings import get_current_settings
+
+    return bool(get_current_settings().tasks.refresh_cache)

@@ -16,7 +16,7 @@ from typing import Any
 
 from prefect import flow, get_run_logger
 from prefect.artifacts import create_markdown_artifact
-from prefect.states import Completed
+from prefect.states import Completed, Failed
 
 from schemas.config import BuildConfig, RunnerOptions, load_config_file, load_preset
 from warehouse import release
@@ -31,7 +31,20 @@ def nightly_config(preset: str | None, config_file: str | None) -> BuildConfig:
     return load_config_file(Path(config_file)) if config_file else load_preset(preset or "demo")
 
 
-@flow(name="nightly", flow_run_name="nightly {preset}")
+def run_name() -> str:
+    """`nightly <corpus>`: the name of the config the run builds (its file's when given, else the preset's)."""
+    from prefect.runtime import flow_run
+
+    params = flow_run.parameters or {}
+    if params.get("config_file"):
+        try:
+            return f"nightly {load_config_file(Path(params['config_file'])).name}"
+        except Exception:  # the run itself reports a bad config; its name falls back to the file's
+            return f"nightly {Path(params['config_file']).stem}"
+    return f"nightly {params.get('preset') or 'demo'}"
+
+
+@flow(name="nightly", flow_run_name=run_name)
 def nightly(preset: str | None = "demo", config_file: str | None = None, home: str = ".lifeloom",
             runner: str | None = None, keep_runs: int | None = None):
     """Build, gate and (when content changed) freeze; publish the nightly summary artifact. With `keep_runs`,
@@ -48,9 +61,15 @@ def nightly(preset: str | None = "demo", config_file: str | None = None, home: s
     try:
         result = build_flow(config)(config=config, home=str(layout.home), freeze_if_unchanged=False)
     except Exception as exc:
-        text = (f"# Nightly `{config.name}`: failed\n\nNo release.\n\n```\n{exc}\n```\n\nThe failed `build` "
-                "run's `failed-expectations` and `gate-report` artifacts say why.\n")
+        from flows.gating import GateFailed
+        from flows.runner import describe_failure
+
+        text = (f"# Nightly `{config.name}`: failed\n\nNo release.\n\n```\n{describe_failure(exc)}\n```\n\nThe "
+                "failed `build` run's `failed-expectations` and `gate-report` artifacts list every failed expectation "
+                "with what was observed against its threshold.\n")
         create_markdown_artifact(key="nightly-summary", markdown=text, description=f"Nightly {config.name}: failed")
+        if isinstance(exc, GateFailed):  # expected: a readable Failed state, not an exception's repr
+            return Failed(message=f"nightly {config.name}: {exc}", data=exc)
         raise
     if keep_runs is not None:
         pruned = prune_runs(layout, keep_runs)
@@ -97,11 +116,13 @@ def nightly_markdown(name: str, previous: Path | None, result: dict[str, Any], l
 def _changes(previous: Path, current: Path) -> list[str]:
     d = diff_releases(previous, current)
     lines = [f"## Changes since {previous.parent.name}/{previous.name}", "",
-             f"Questions added: {len(d.added)}, removed: {len(d.removed)}, answers changed: "
-             f"{len(d.changed_answers)}", "", "| table | before | after |", "|---|---:|---:|"]
-    lines += [f"| {t} | {a} | {b} |" for t, (a, b) in d.row_counts.items() if a != b]
-    if all(a == b for a, b in d.row_counts.values()):
-        lines += ["| (row counts unchanged) | | |"]
-    for qid, old, new in d.changed_answers[:10]:
-        lines.append(f"- `{qid}`: {old!r} → {new!r}")
+             f"Questions (compared by derivation and text): {d.unchanged} unchanged, {len(d.reworded)} reworded, "
+             f"{len(d.reanswered)} re-answered, {len(d.added)} added, {len(d.removed)} removed", "",
+             "| table | before | after | content |", "|---|---:|---:|---|"]
+    lines += [f"| {t} | {a} | {b} | {'changed' if t in d.changed_tables else 'same'} |"
+              for t, (a, b) in d.row_counts.items() if a != b or t in d.changed_tables]
+    if len(lines) == 6:
+        lines += ["| (no table changed) | | | |"]
+    for x, y, question, old, new in d.reanswered[:10]:
+        lines.append(f"- `{x}` → `{y}` {question}: {old!r} → {new!r}")
     return lines + [""]

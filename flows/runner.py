@@ -110,6 +110,7 @@ def run_build(config: BuildConfig, layout: Layout, version: str | None, console:
         bar.update(job, advance=1, description=f"{event.stage} {event.persona_id}", tally=tally.line())
 
     progress.attach(sink)
+    quiet_console()
     try:
         with bar:
             bar.update(job, description="starting Prefect")
@@ -117,8 +118,8 @@ def run_build(config: BuildConfig, layout: Layout, version: str | None, console:
                                         freeze_if_unchanged=freeze_if_unchanged)
             bar.update(job, description="done")
     except Exception as exc:  # the flow already recorded the failed run and its reasons
-        reason = redact(str(exc))
-        console.print(summary_table(layout, None, tally, f"failed: {reason}"))
+        reason = redact(describe_failure(exc))
+        console.print(summary_table(layout, None, tally, f"failed: {reason.splitlines()[0]}"))
         return BuildOutcome(error=f"build failed: {reason}")
     finally:
         progress.attach(None)
@@ -127,6 +128,55 @@ def run_build(config: BuildConfig, layout: Layout, version: str | None, console:
     console.print(summary_table(layout, result, tally, where))
     return BuildOutcome(release_path=Path(rel["path"]) if rel else None, matched=result.get("matched"),
                         result=result)
+
+
+RESUMES = "a rerun resumes from the stage results already cached"
+
+
+def describe_failure(exc: BaseException) -> str:
+    """What failed and what to do, in words (never a traceback): gates name their failures; a disk that filled,
+    a provider that went down and a date out of range say so and that a rerun resumes."""
+    import errno
+    import shutil
+
+    from flows.gating import GateFailed
+
+    if isinstance(exc, GateFailed):
+        return str(exc)
+    if isinstance(exc, shutil.Error):  # copytree gathers (src, dst, why) of every file it could not copy
+        errors = exc.args[0] if exc.args and isinstance(exc.args[0], list) else []
+        why = " ".join(str(e[2]) for e in errors[:1] if len(e) > 2)
+        if "No space left" in why or "[Errno 28]" in why:
+            return f"disk full while writing {errors[0][1]}: free space and rerun ({RESUMES}; nothing was frozen)"
+    if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
+        return f"disk full while writing {exc.filename or 'the data root'}: free space and rerun ({RESUMES})"
+    if isinstance(exc, OverflowError) or "date value out of range" in str(exc):
+        return f"a date ran past the calendar's end ({exc}): choose an earlier start_date or fewer days"
+    from tasks.llm.limits import CircuitOpen
+
+    if isinstance(exc, CircuitOpen):
+        return f"{exc}; check the provider (status page, key, quota) and rerun ({RESUMES})"
+    message = str(exc) or type(exc).__name__
+    return message if message.startswith(type(exc).__name__) else f"{type(exc).__name__}: {message}"
+
+
+def quiet_console() -> None:
+    """Keep Prefect's engine from printing a failed run's traceback on the console (`LIFELOOM_CONSOLE_TRACEBACKS=0`,
+    set by the CLI unless --debug): the CLI says what failed in one line, and the run's log in the Prefect UI keeps
+    every detail."""
+    import logging
+
+    if os.environ.get("LIFELOOM_CONSOLE_TRACEBACKS") != "0":
+        return
+
+    class NoTracebacks(logging.Filter):
+        def filter(self, record: logging.LogRecord) -> bool:
+            return not record.exc_info and not str(record.msg).startswith((
+                "Task run failed", "Finished in state", "Encountered exception", "Flow run encountered"))
+
+    for handler in logging.getLogger().handlers:
+        if not any(isinstance(f, NoTracebacks) for f in handler.filters) and "Console" in type(handler).__name__:
+            handler.addFilter(NoTracebacks())
 
 
 def summary_table(layout: Layout, result: dict | None, tally: Tally, release: str) -> Table:

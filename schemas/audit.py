@@ -29,6 +29,12 @@ class GateResult(_Row):
     success: bool
     unexpected_count: int = 0
     sample: list[Any] = []
+    observed: list[str] = []
+    """For a failure: what each sampled offending row holds (`fact: n 7, floor 1000`), or the observed value."""
+    threshold: str = ""
+    """What the expectation asks (`n >= floor`, `share <= 0.3`, `every has_evidence in [True]`)."""
+    note: str = ""
+    """Why it failed, when the rows alone do not say (`no questions`, an error, what a failure means)."""
 
 
 class QuestionReview(_Row):

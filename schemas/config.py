@@ -304,6 +304,10 @@ class Limits(_Strict):
         250_000, ge=1, description="refuse a build estimated to make more model calls through a paid provider")
 
 
+CALENDAR_MARGIN_DAYS = 366
+"""Days after the simulation a build may date things in (questions after the timeline, checkpoints, replies)."""
+
+
 class BuildConfig(_Strict):
     """Everything that determines a corpus. Equal configs (and LLM caches) give equal corpora."""
 
@@ -324,6 +328,16 @@ class BuildConfig(_Strict):
     gates: GateOptions = GateOptions()
     runner: RunnerOptions = RunnerOptions()
     limits: Limits = Limits()
+
+    @model_validator(mode="after")
+    def _timeline_fits_the_calendar(self) -> BuildConfig:
+        """The simulated days, and the year after them in which questions, probes and replies are dated, end before
+        the calendar does (a start of 9999-12-25 overflowed deep inside a build)."""
+        if (dt.date.max - self.start_date).days < self.days + CALENDAR_MARGIN_DAYS:
+            raise ValueError(f"start_date {self.start_date} plus {self.days} days (and the year after them in which "
+                             f"questions are asked) runs past the calendar's end ({dt.date.max}); choose an earlier "
+                             "start_date")
+        return self
 
     @model_validator(mode="after")
     def _seed_file_exists(self) -> BuildConfig:
@@ -407,8 +421,9 @@ def describe_validation_error(exc: ValidationError, prefix: str = "") -> str:
     """One line per problem, each naming the field: `field 'days': Input should be greater than 0`."""
     parts = []
     for err in exc.errors():
-        field = ".".join([prefix] * bool(prefix) + [str(p) for p in err["loc"]]) or "(root)"
-        parts.append(f"field {field!r}: {err['msg']}")
+        field = ".".join([prefix] * bool(prefix) + [str(p) for p in err["loc"]])
+        msg = err["msg"].removeprefix("Value error, ")
+        parts.append(f"field {field!r}: {msg}" if field else msg)  # a check of the whole config names its fields
     return "; ".join(parts)
 
 

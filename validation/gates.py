@@ -57,11 +57,17 @@ class GateReport(BaseModel):
         }
 
     def _why(self, r: GateResult) -> str:
+        """Count, what was observed against the threshold, sample ids (when not in the observed values), note."""
         parts = [f"{r.unexpected_count} unexpected"] if r.unexpected_count else []
-        if r.sample:
+        if r.observed:
+            parts.append("observed " + "; ".join(r.observed[:3]) + (" ..." if len(r.observed) > 3 else ""))
+        elif r.sample:
             parts.append("e.g. " + ", ".join(str(s) for s in r.sample))
-        if r.expectation in self.notes:
-            parts.append(self.notes[r.expectation])
+        if r.threshold:
+            parts.append(f"expected {r.threshold}")
+        note = r.note or self.notes.get(r.expectation, "")
+        if note:
+            parts.append(note)
         return "; ".join(parts) or "failed"
 
     def failure_message(self) -> str:
@@ -84,15 +90,15 @@ class GateReport(BaseModel):
             f"Run `{self.run_id}`: {s['passed']} of {s['expectations']} expectations passed"
             f" ({', '.join(s['suites']) or 'no suites'}).",
             "",
-            "| suite | expectation | status | unexpected | sample |",
-            "|---|---|---|---:|---|",
+            "| suite | expectation | status | unexpected | observed | threshold | sample |",
+            "|---|---|---|---:|---|---|---|",
         ]
         for r in self.results:
             status = "pass" if r.success else "**FAIL**"
             sample = ", ".join(f"`{_cell(x)}`" for x in r.sample)
-            lines.append(
-                f"| {r.suite} | {_cell(r.expectation)} | {status} | {r.unexpected_count} | {sample} |"
-            )
+            observed = "; ".join(_cell(x) for x in r.observed)
+            lines.append(f"| {r.suite} | {_cell(r.expectation)} | {status} | {r.unexpected_count} | {observed} | "
+                         f"{_cell(r.threshold)} | {sample} |")
         failed = self.failed()
         if failed:
             lines += ["", "## Failed expectations", ""]
@@ -185,6 +191,9 @@ def _validate(
     SAMPLE_SIZE distinct sample ids while more rows failed is re-validated alone with every row listed, so
     its sample is the same as with the complete list."""
     name = f"{suite.name}.{frame_name}"
+    derived = {c.derive[0]: df[c.derive[1]] - df[c.derive[2]] for c in checks
+               if c.derive and {c.derive[1], c.derive[2]} <= set(df.columns)}
+    df = df.assign(**derived) if derived else df
     validation = _run(name, df, checks, docs, _result_format(checks, df, "SUMMARY"))
     by_name = {r.expectation_config.meta.get("lifeloom_name"): r for r in validation.results}
     del validation
@@ -193,14 +202,15 @@ def _validate(
         if outcome is not None and _needs_complete(outcome, check):
             complete = _run(name, df, [check], None, _result_format([check], df, "COMPLETE"))
             outcome = complete.results[0] if complete.results else outcome
-        gate, note = _gate_result(suite.name, check, outcome, len(df))
+        gate = _gate_result(suite.name, check, outcome, len(df))
         report.results.append(gate)
-        if note:
-            report.notes[check.name] = note
+        if gate.note:
+            report.notes[check.name] = gate.note
 
 
 def _result_format(checks: list[Check], df: pd.DataFrame, kind: str) -> dict[str, Any]:
-    index_columns = sorted({c.sample_column for c in checks if c.sample_column and c.sample_column in df})
+    wanted = {col for c in checks for col in (c.sample_column, *c.shows) if col}
+    index_columns = sorted(col for col in wanted if col in df)
     return {"result_format": kind, "unexpected_index_column_names": index_columns,
             "partial_unexpected_count": PARTIAL_ROWS}
 
@@ -226,33 +236,77 @@ def _needs_complete(outcome: Any, check: Check) -> bool:
     return count > len(listed) and len(_sample(listed, check.sample_column)) < SAMPLE_SIZE
 
 
-def _gate_result(suite: str, check: Check, outcome: Any, n_rows: int) -> tuple[GateResult, str]:
-    """A GateResult for one expectation outcome, and a note explaining a failure without samples."""
+def _gate_result(suite: str, check: Check, outcome: Any, n_rows: int) -> GateResult:
+    """A GateResult for one expectation outcome: on failure what was observed (each sampled row's values, or the
+    expectation's observed value), the threshold, and a note when the rows alone do not say why."""
+    threshold = describe_threshold(check)
     if outcome is None:
-        return GateResult(
-            suite=suite, expectation=check.name, column_name=check.column, success=False
-        ), "not evaluated"
+        return GateResult(suite=suite, expectation=check.name, column_name=check.column, success=False,
+                          threshold=threshold, note="not evaluated")
     result = outcome.result or {}
     listed = result.get("unexpected_index_list") or result.get("partial_unexpected_index_list") or []
     sample = _sample(listed, check.sample_column)
-    gate = GateResult(
-        suite=suite,
-        expectation=check.name,
-        column_name=check.column,
-        success=bool(outcome.success),
-        unexpected_count=int(result.get("unexpected_count") or 0),
-        sample=sample,
-    )
+    gate = GateResult(suite=suite, expectation=check.name, column_name=check.column, success=bool(outcome.success),
+                      unexpected_count=int(result.get("unexpected_count") or 0), sample=sample, threshold=threshold)
     if gate.success:
-        return gate, ""
+        return gate
+    observed = _observed(listed, check) or [
+        f"{check.column} {_show(v)}" for v in (result.get("partial_unexpected_list") or [])[:SAMPLE_SIZE]
+        if check.column and not isinstance(v, list | tuple | dict)]
+    if not observed and "observed_value" in result:
+        observed = [f"{_show(result['observed_value'])} (frame of {n_rows} rows)"]
     error = _exception_message(outcome.exception_info)
-    if error:
-        return gate, f"error: {error}"
-    if check.on_failure:
-        return gate, check.on_failure
-    if not sample and "observed_value" in result:
-        return gate, f"observed {result['observed_value']} (frame of {n_rows} rows)"
-    return gate, ""
+    note = f"error: {error}" if error else check.on_failure
+    return gate.model_copy(update={"observed": observed, "note": note})
+
+
+def describe_threshold(check: Check) -> str:
+    """What the check asks, in words a reader of a failure needs beside the observed values."""
+    kw = dict(check.kwargs)
+    column = kw.get("column", "")
+    if check.derive:
+        name, a, b = check.derive
+        low = kw.get("min_value")
+        return f"{a} >= {b}" if low == 0 else f"{a} - {b} >= {_show(low)}"
+    if check.expectation == "ExpectColumnValuesToBeBetween":
+        low, high = kw.get("min_value"), kw.get("max_value")
+        if low is not None and high is not None:
+            return f"{column} = {_show(low)}" if low == high else f"{_show(low)} <= {column} <= {_show(high)}"
+        return f"{column} >= {_show(low)}" if low is not None else f"{column} <= {_show(high)}"
+    if check.expectation == "ExpectColumnValuesToBeInSet":
+        values = kw.get("value_set") or []
+        return f"every {column} true" if values == [True] else f"every {column} in {values}"
+    if check.expectation == "ExpectColumnValuesToNotBeInSet":
+        return f"no {column} in {kw.get('value_set')}"
+    if check.expectation == "ExpectColumnPairValuesAToBeGreaterThanB":
+        return f"{kw.get('column_A')} {'>=' if kw.get('or_equal') else '>'} {kw.get('column_B')}"
+    return check.expectation
+
+
+def _observed(listed: list[dict], check: Check) -> list[str]:
+    """`<sample id>: <column> <value>, ...` for the offending rows of the sample (one a sample id)."""
+    columns = check.shows or ((check.column,) if check.column else ())
+    out: list[str] = []
+    seen: set = set()
+    for row in listed:
+        if not isinstance(row, dict):  # no index columns asked: GE lists row numbers only
+            return []
+        key = _plain(row.get(check.sample_column)) if check.sample_column else len(out)
+        if key in seen:
+            continue
+        seen.add(key)
+        values = ", ".join(f"{c} {_show(_plain(row[c]))}" for c in columns if c in row)
+        if values:
+            out.append(f"{key}: {values}" if check.sample_column else values)
+        if len(out) == SAMPLE_SIZE:
+            break
+    return out
+
+
+def _show(value: Any) -> str:
+    """A value as a report prints it: floats to four significant digits."""
+    value = _plain(value)
+    return f"{value:.4g}" if isinstance(value, float) else str(value)
 
 
 def _sample(unexpected: list[dict], column: str | None) -> list[Any]:

@@ -35,6 +35,11 @@ class Check:
     """The column whose values of offending rows make up the result's sample of ids."""
     on_failure: str = ""
     """What a failure means, for reports (used when the failure has no sample ids to show)."""
+    shows: tuple[str, ...] = ()
+    """Columns whose values of an offending row say what was observed (default: the checked column)."""
+    derive: tuple[str, str, str] | None = None
+    """(name, a, b): the check reads column `name` = a - b, added to the frame before validation (a floor check
+    is `n - floor >= 0`, so reports and Data Docs show one number a row, never the pair run together)."""
 
     @property
     def column(self) -> str | None:
@@ -112,9 +117,9 @@ def between(name: str, frame: str, column: str, sample: str | None = None, on_fa
 
 
 def at_least(name: str, frame: str, sample: str, on_failure: str = "") -> Check:
-    """Every row's `n` is at least its `floor`."""
-    kwargs = {"column_A": "n", "column_B": "floor", "or_equal": True}
-    return Check(name, frame, "ExpectColumnPairValuesAToBeGreaterThanB", kwargs, sample, on_failure)
+    """Every row's `n` is at least its `floor` (its `n_minus_floor` is at least 0)."""
+    return Check(name, frame, "ExpectColumnValuesToBeBetween", {"column": "n_minus_floor", "min_value": 0}, sample,
+                 on_failure, shows=("n", "floor"), derive=("n_minus_floor", "n", "floor"))
 
 
 def core_families() -> tuple[str, ...]:

@@ -140,6 +140,7 @@ def test_dask_runner_gives_the_default_runners_content(reference, lifeloom_cmd, 
     tag = f"LIFELOOM_TEST_TAG={uuid.uuid4().hex}"
     env["LIFELOOM_TEST_TAG"] = tag.split("=", 1)[1]  # inherited by the workers and every temporary server
     env["PREFECT_LOGGING_LEVEL"] = "INFO"  # every process logs "Starting temporary server on ..."
+    env["PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL"] = "INFO"  # on the console too (the CLI shows warnings only)
     done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=240)
     out = done.stdout + done.stderr
     assert done.returncode == 0, out

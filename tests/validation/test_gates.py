@@ -17,8 +17,8 @@ RESOLVES = "question_evidence.evidence resolves"
 PRECEDES = "question_evidence.evidence precedes question_time"
 
 
-def gates(con_for, corpus, run_id="r1") -> GateReport:
-    return run_gates(con_for({run_id: corpus}), run_id)
+def gates(con_for, corpus, run_id="r1", config=None) -> GateReport:
+    return run_gates(con_for({run_id: corpus}), run_id, **({"config": config} if config else {}))
 
 
 def result(report: GateReport, name: str):
@@ -126,8 +126,23 @@ def test_markdown_names_failures(corpus, con_for):
     )
     md = gates(con_for, corpus).markdown()
     assert md.startswith("# Release gates: FAIL")
-    assert "| integrity | question_evidence.evidence resolves | **FAIL** | 1 | `ghost` |" in md
+    assert ("| integrity | question_evidence.evidence resolves | **FAIL** | 1 | ghost: resolves False | "
+            "every resolves true | `ghost` |") in md
     assert "## Failed expectations" in md and f"**integrity: {RESOLVES}**" in md
+
+
+def test_a_failure_says_what_was_observed_against_what_threshold(corpus, con_for):
+    """Issue 27: failures named the expectation and sample ids, never the observed value against the threshold
+    (a floor failure printed no count; Data Docs showed the pair (29, 1000) as '291000')."""
+    config = GATE_CONFIG.model_copy(update={"gates": GATE_CONFIG.gates.model_copy(
+        update={"category_floors": {"fact": 1000}})})
+    report = gates(con_for, corpus, config=config)
+    floor = next(r for r in report.failed() if r.expectation.startswith("coverage.category"))
+    assert floor.threshold == "n >= floor" and floor.sample == ["fact"]
+    assert floor.observed and floor.observed[0].startswith("fact: n ") and floor.observed[0].endswith("floor 1000")
+    assert floor.note == "a value below its floor"
+    message = report.failure_message()
+    assert "observed fact: n " in message and "floor 1000; expected n >= floor" in message
 
 
 def test_sample_is_capped_at_ten(corpus, con_for):
