@@ -52,8 +52,10 @@ def table_source(layout: Layout, table: str, run_id: str | None = None) -> str:
     """SQL for the rows of `table` under the data root (of one run, when given); a typed empty relation when
     none landed."""
     where = source_glob(layout, table, run_id)
-    if glob.glob(where, recursive=True):
-        return f"select * from read_parquet({_quote(where)}, union_by_name = true)"
+    if glob.glob(where, recursive=True):  # by name with the contract's empty relation: a column added since older
+        # partitions were landed (runs.as_latest, gate_results.observed) reads as null there, never as missing
+        return (f"select * from read_parquet({_quote(where)}, union_by_name = true) "
+                f"union all by name ({empty_relation(table)})")
     return empty_relation(table)
 
 
@@ -91,12 +93,16 @@ def calibrated(table: str, source: str) -> str:
 
 EVAL_SUMMARY_SQL = """
 select eval_id, release, system, setting, k, category, checkpoint, count(*) as questions,
+       count(recall_at_20) as with_evidence,
        avg(hit_at_1) as hit_at_1, avg(hit_at_5) as hit_at_5, avg(hit_at_20) as hit_at_20,
        avg(recall_at_5) as recall_at_5, avg(recall_at_20) as recall_at_20, avg(recall_at_50) as recall_at_50,
        avg(mrr) as mrr, avg(cast(correct as double)) as accuracy
 from main.eval_results group by all order by all
 """
-"""Means of every evaluation's retrieval metrics and accuracy by system, setting, k, category and checkpoint."""
+"""Means of every evaluation's retrieval metrics and accuracy by system, setting, k, category and checkpoint, with
+the counts to weight them by when cells are combined: `questions` (accuracy) and `with_evidence` (the questions
+with evidence in their history, over which hit, recall and MRR are averaged). An unweighted mean of cells is not
+the evaluation's figure."""
 
 
 PROFILE_DIMENSIONS = ("identity", "personality", "traits", "relationships", "belongings", "current_status")
@@ -131,6 +137,31 @@ def profile_stats_sql(schema: str) -> str:
     """
 
 
+def views_version() -> str:
+    """A digest of the code that defines the views (this module and the table contract): a catalog written by
+    other code is stale."""
+    import hashlib
+
+    here = Path(__file__)
+    digest = hashlib.sha256(here.read_bytes() + (here.parent.parent / "schemas" / "tables.py").read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _version_file(layout: Layout) -> Path:
+    return layout.home / "catalog.version"
+
+
+def refresh_if_stale(layout: Layout) -> None:
+    """Rebuild the catalog when lifeloom's views changed since it was written (an upgrade between builds), so
+    `lifeloom sql` never reads views older than the code that documents them."""
+    marker = _version_file(layout)
+    if layout.catalog.is_file() and (not marker.is_file() or marker.read_text().strip() != views_version()):
+        try:
+            refresh_catalog(layout)
+        except OSError:  # a data root this user may only read: its catalog stays as its owner wrote it
+            pass
+
+
 def refresh_catalog(layout: Layout) -> Path:
     """Rebuild the catalog file from what has landed; returns its path."""
     layout.home.mkdir(parents=True, exist_ok=True)
@@ -144,6 +175,7 @@ def refresh_catalog(layout: Layout) -> Path:
         finally:
             con.close()
         os.replace(tmp, layout.catalog)
+        _version_file(layout).write_text(views_version() + "\n")
     finally:
         for leftover in (tmp, tmp + ".wal"):
             Path(leftover).unlink(missing_ok=True)
@@ -191,6 +223,7 @@ def open_query_session(layout: Layout) -> duckdb.DuckDBPyConnection:
     `allowed_directories` with `enable_external_access` off: no file, extension or database outside it) and the
     configuration locked, so no statement can lift those limits. Pair with `check_query`, which refuses COPY and
     EXPORT (they could write inside the data root)."""
+    refresh_if_stale(layout)
     con = open_catalog(layout)
     try:
         roots = sorted({str(layout.home).rstrip("/") + "/", os.path.realpath(layout.home).rstrip("/") + "/"})

@@ -12,6 +12,18 @@ from schemas.eval import EvalResult
 from tasks.evaluate.harness import METRIC_KS, summary_rows
 
 PLOTS = ("recall_at_k.png", "accuracy_by_category.png", "accuracy_by_checkpoint.png")
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">")
+LINES = ("-", "--", "-.", ":")
+HEURISTIC_NOTE = ("reader: offline-extractive, a deterministic heuristic, not a language model: accuracy shows "
+                  "retrieval at work, not what a model would answer")
+
+
+def reader_note(rows: list[EvalResult]) -> str:
+    """What read the retrieved items, for plot captions: the offline reader is named a heuristic."""
+    from schemas.eval import OFFLINE_READER
+
+    readers = sorted({r.reader for r in rows})
+    return HEURISTIC_NOTE if readers == [OFFLINE_READER] else f"reader: {', '.join(readers)}"
 
 
 def report_k(rows: list[EvalResult]) -> int:
@@ -41,15 +53,21 @@ def plot_recall(rows: list[EvalResult], path: Path) -> Path:
     settings = sorted({r.setting for r in rows})
     fig, axes = plt.subplots(1, len(settings), figsize=(5 * len(settings), 4), squeeze=False)
     summary = summary_rows([r for r in rows if r.k == min(x.k for x in rows)], ("system", "setting"))
+    systems = sorted({s["system"] for s in summary})
     for ax, setting in zip(axes[0], settings, strict=True):
         for s in sorted((s for s in summary if s["setting"] == setting), key=lambda s: s["system"]):
             ys = [s[f"recall_at_{k}"] for k in ks]
             if any(y is not None for y in ys):
-                ax.plot(ks, [y if y is not None else float("nan") for y in ys], marker="o", label=s["system"])
-        ax.set(title=f"recall@k ({setting})", xlabel="k", ylabel="recall", ylim=(-0.02, 1.02), xscale="log")
+                j = systems.index(s["system"])
+                # each system its own marker, line and size, larger drawn first: systems on the same values (no_memory
+                # and broken_oracle at 0) stay visible, and the legend names each with its recall@20
+                ax.plot(ks, [y if y is not None else float("nan") for y in ys], marker=MARKERS[j % len(MARKERS)],
+                        linestyle=LINES[j % len(LINES)], markersize=10 - 6 * j / max(1, len(systems) - 1),
+                        zorder=2 + j, label=f"{s['system']} (@20: {_fmt(s.get('recall_at_20'))})")
+        ax.set(title=f"recall@k ({setting})", xlabel="k", ylabel="recall", ylim=(-0.04, 1.04), xscale="log")
         ax.minorticks_off()
         ax.set_xticks(ks, [str(k) for k in ks])
-        ax.legend(fontsize=7)
+        ax.legend(fontsize=7, loc="center right")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
@@ -76,7 +94,8 @@ def plot_accuracy(rows: list[EvalResult], by: str, path: Path) -> Path:
     ax.set_xticks([i + 0.4 - width / 2 for i in range(len(groups))], groups, rotation=20, ha="right")
     ax.set(title=f"accuracy by {by} (k={k}, all settings)", ylabel="accuracy", ylim=(0, 1))
     ax.legend(fontsize=7)
-    fig.tight_layout()
+    fig.text(0.01, 0.005, reader_note(rows), fontsize=7, style="italic")
+    fig.tight_layout(rect=(0, 0.04, 1, 1))
     fig.savefig(path, dpi=100)
     plt.close(fig)
     return path
@@ -103,6 +122,8 @@ def markdown(rows: list[EvalResult], title: str, notes: list[str] = (), plots_di
     parts = [f"# {title}", "",
              f"{len({r.question_id for r in rows})} questions; reader: {', '.join(readers)}"
              + (f"; long answers judged by: {', '.join(judges)}" if judges else "") + ".", ""]
+    if reader_note(rows) == HEURISTIC_NOTE:
+        parts += [f"The {HEURISTIC_NOTE}.", ""]
     parts += [f"- {n}" for n in notes]
     parts += ["", "## Retrieval and accuracy by system, setting and k", "",
               "Hit and recall are over questions with evidence in their history (– when none).", "",

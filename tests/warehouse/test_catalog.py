@@ -136,3 +136,31 @@ def test_calibrated_questions_leave_the_views_and_their_reviews_read_withdrawn(t
     # the calibration itself reads what the branches landed, not the view that leaves the withdrawn out
     assert [q.question_id for q in landed_questions(layout, "r2")] == ["p0000-q0001", "p0000-q0002"]
     assert session(layout, "r2").execute("select count(*) from questions").fetchone() == (1,)
+
+
+def test_partitions_landed_before_a_column_existed_read_it_as_null(tmp_path):
+    """runs.as_latest was added after data roots had runs: `latest` failed with 'column as_latest not found'."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    layout = prepare_home(tmp_path)
+    old = layout.table_dir("runs") / "run_id=r1" / "part.parquet"
+    old.parent.mkdir(parents=True)
+    pq.write_table(pa.Table.from_pylist([{"run_id": "r1", "name": "t", "config_hash": "c", "code_version": "v",
+                                          "started_at": T0, "finished_at": T0, "status": "succeeded",
+                                          "message": ""}]), old)
+    refresh_catalog(layout)
+    con = open_catalog(layout)
+    assert con.execute("select run_id, as_latest from latest.runs").fetchall() == [("r1", None)]
+
+
+def test_a_catalog_written_by_older_views_is_refreshed_before_a_query(tmp_path):
+    from warehouse.catalog import open_query_session, views_version
+
+    layout = prepare_home(tmp_path)
+    land_rows(layout, "question_evidence", [_evidence("q1")], "r1", "p0000")
+    refresh_catalog(layout)
+    (layout.home / "catalog.version").write_text("older\n")
+    con = open_query_session(layout)
+    assert con.execute("select count(*) from question_evidence").fetchone() == (1,)
+    assert (layout.home / "catalog.version").read_text().strip() == views_version()

@@ -144,6 +144,7 @@ def test_report_and_landing_write_markdown_plots_and_parquet(tmp_path):
                                    lambda folder: report.write_report(rows, folder, "T"))
     md = (target / "report.md").read_text()
     assert "| oracle | turns | 20 |" in md and "post_shock" in md
+    assert report.HEURISTIC_NOTE in md  # the offline reader is said to be a heuristic, not a model
     for name in report.PLOTS:
         assert (target / "plots" / name).read_bytes()[:4] == b"\x89PNG"
     back = evaluation.read_results(target)
