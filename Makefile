@@ -75,6 +75,8 @@ nightly: ui  ## create the work pool, deploy deploy/prefect.yaml and start a pro
 	  echo "worker started (pid $$(cat $(RUNDIR)/worker.pid), log $(RUNDIR)/worker.log)"; fi
 	@echo "nightly deployment: $(UI_URL)/deployments  (run now: PREFECT_API_URL=$(UI_URL)/api \
 	$(BIN)/prefect deployment run nightly/nightly)"
+	@PREFECT_API_URL=$(UI_URL)/api $(BIN)/python -c "from flows.schedules import describe; print(describe())" \
+	  || echo "schedule: cron 0 2 * * * in $(LIFELOOM_TZ)"
 
 stop:  ## stop the worker and the server that `make ui` / `make nightly` started
 	@for p in worker server; do f=$(RUNDIR)/$$p.pid; if [ -f $$f ]; then pid=$$(cat $$f); \

@@ -111,12 +111,19 @@ def summary(results: dict) -> list[str]:
 def write(results: dict) -> list[str]:
     """Write results.json and results.md from every section present; the Markdown lines."""
     (HERE / "results.json").write_text(json.dumps(results, indent=2) + "\n")
-    lines = ["# lifeloom benchmarks", "", f"Machine: {results['meta']}", "Regenerate: `make bench` "
-             "(or `python -m bench --only <sections>`; sections: " + ", ".join(SECTIONS) + ")."]
+    lines = ["# lifeloom benchmarks", "", f"Last run on: {results['meta']}", "Regenerate: `make bench` "
+             "(or `python -m bench --only <sections>`; sections: " + ", ".join(SECTIONS) + "). Each section "
+             "names the machine and commit that measured it: `--only` re-measures some and keeps the others' as they "
+             "were."]
     lines += summary(results)
     for section in SECTIONS:
         if section in results:
-            lines += render(section, results[section])
+            section_lines = render(section, results[section])
+            measured = results.get("provenance", {}).get(section)
+            if measured:
+                at = 2 if len(section_lines) > 2 and section_lines[0] == "" else 0
+                section_lines = [*section_lines[:at], f"Measured on: {measured}", "", *section_lines[at:]]
+            lines += section_lines
     (HERE / "results.md").write_text("\n".join(lines) + "\n")
     return lines
 
@@ -135,11 +142,18 @@ def main(argv: list[str] | None = None) -> None:
     results = json.loads(path.read_text()) if path.is_file() and len(chosen) < len(SECTIONS) else {}
     from warehouse.provenance import code_version
 
-    results["meta"] = {"python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count(),
-                       "code": code_version()}  # the commit measured (sections kept by --only keep theirs)
+    here = {"python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count(),
+            "code": code_version()}
+    provenance = results.setdefault("provenance", {})
+    earlier = results.get("meta")
+    for section in SECTIONS:  # sections measured before provenance was kept per section: the file's old machine line
+        if section in results and section not in provenance and earlier:
+            provenance[section] = earlier
+    results["meta"] = here
     for section in SECTIONS:
         if section in chosen:
             results[section] = measure(section, args.quick)
+            provenance[section] = {**here, "quick": args.quick} if section == "scale" else here
             write(results)
     print("\n".join(write(results)))
 

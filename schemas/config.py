@@ -213,14 +213,19 @@ DIALOGUE_CATEGORY_FLOORS = {c: 1 for c in DIALOGUE_CATEGORIES}
 class GateOptions(_Strict):
     """Release-gate thresholds. Floors default to what the current stages produce; raise them as stages grow."""
 
-    category_floors: dict[str, int] = Field(default_factory=lambda: {"fact": 1, "temporal": 1})
+    category_floors: dict[str, int] = Field(default_factory=lambda: {"fact": 1, "temporal": 1},
+                                            description="least questions per category across the corpus")
     characteristic_floors: dict[str, int] = Field(
         default_factory=lambda: {"implicit_temporal_lookup": 1},
         description="least questions per characteristic across the corpus (presets set all 27)",
     )
-    source_type_floors: dict[str, int] = Field(default_factory=lambda: {"email": 1, "journal": 1, "report": 1})
-    format_floors: dict[str, int] = Field(default_factory=lambda: {"txt": 1, "md": 1, "html": 1})
-    dialogue_category_floors: dict[str, int] = Field(default_factory=lambda: dict(DIALOGUE_CATEGORY_FLOORS))
+    source_type_floors: dict[str, int] = Field(default_factory=lambda: {"email": 1, "journal": 1, "report": 1},
+                                               description="least documents per source type across the corpus")
+    format_floors: dict[str, int] = Field(default_factory=lambda: {"txt": 1, "md": 1, "html": 1},
+                                          description="least documents per format across the corpus")
+    dialogue_category_floors: dict[str, int] = Field(
+        default_factory=lambda: dict(DIALOGUE_CATEGORY_FLOORS),
+        description="least topics (opening user turns) per dialogue category across the corpus")
     max_fallback_share: float = Field(0.2, ge=0, le=1, description="largest share of llm_calls ending in fallback")
     outcome_tolerance: float = Field(0.2, ge=0, le=1, description="allowed |positive share - rollout_p|")
     min_outcome_events: int = Field(20, ge=1, description="fewer rolled-out events than this: share not tested")
@@ -435,3 +440,22 @@ class Settings(BaseSettings):
     home: Path = Path(".lifeloom")
     openai_api_key: SecretStr | None = Field(None, validation_alias="OPENAI_API_KEY")
     anthropic_api_key: SecretStr | None = Field(None, validation_alias="ANTHROPIC_API_KEY")
+
+
+def gates_reference() -> str:
+    """The README's reference of the `[gates]` table, generated from GateOptions (field, default, description), so
+    it cannot drift from the model; `python -m schemas.config` prints it, and a test holds the README to it."""
+    import json
+
+    lines = ["| field | default | what it bounds |", "|---|---|---|"]
+    defaults = GateOptions()
+    for name, field in GateOptions.model_fields.items():
+        value = getattr(defaults, name)
+        shown = "the defaults of schemas/metrics.py `DEFAULT_MEASURE_GATES`" if name == "measures" else (
+            json.dumps(value) if value is not None else "none")
+        lines.append(f"| `{name}` | {shown} | {(field.description or '').replace('|', '/')} |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(gates_reference())

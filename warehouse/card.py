@@ -63,6 +63,8 @@ questions = load_dataset("parquet", data_files="questions.parquet", split="train
 Every file's size and SHA-256 are in `manifest.json` (`checksums`); `lifeloom verify {manifest.name}/{manifest.version}`
 checks them.
 
+{limitations(manifest)}
+{column_dictionary(tables)}
 ## Citation
 
 ```bibtex
@@ -123,3 +125,54 @@ journals and emails, `stages.sources.paraphrased`; a reference names a fact with
 - Tokens ({tokens.get("method", "cl100k_base")}): {tokens.get("dialogue", 0)} in dialogue turns, \
 {tokens.get("documents", 0)} in documents
 """
+
+
+OFFLINE_TEXT = (
+    "The text was written by lifeloom's `offline` narrator: a rule-based surface realizer (sentence plans realized "
+    "with English morphology libraries and a grammar of forms), not a language model. Its sentences are grammatical "
+    "and checked by Link Grammar, and they vary in wording, person and structure, but they have the range of a "
+    "grammar someone wrote: fewer idioms, digressions and mistakes than people make, and a voice per persona that a "
+    "reader learns quickly. Compare the language and coherence measures above with the reference column, written "
+    "by a real model.")
+
+
+def limitations(manifest: Manifest) -> str:
+    """What the release is and is not: who wrote its text, what is simulated, what the measures say."""
+    provider, model = manifest.provider.get("name"), manifest.provider.get("model")
+    narrator = OFFLINE_TEXT if provider == "offline" else (
+        f"The text was written by `{provider}` `{model}`; every fact a question rests on was checked in the text "
+        "that carries it, by rule or by the `fact_check` call, and a document or turn that contradicted its facts "
+        "was rewritten or dropped. Calls that fell back to templates are flagged in `llm_calls` (confidence 0.2).")
+    return f"""## Limitations
+
+- {narrator}
+- The lives are simulated: people, places and events come from catalogs of everyday and life-transition events
+  with realistic change rates (tasks/world/ontology.py), not from real people: the people and what happens to them
+  are invented (cities are real; shops, cafés and employers mostly invented). English only; times are simulated, in
+  each persona's time zone.
+- Ground truth is symbolic: every answer is computed from the fact store, not from the text, and every piece of
+  evidence was checked to carry its fact. What a memory system must infer is bounded by what the simulation
+  represents.
+- Items a memory-free baseline answers were withdrawn across personas (`question_calibration`); multiple-choice
+  heuristics are held at chance. The baselines' accuracy by category is in "Validity measures" above: a category
+  far above chance there does not measure memory.
+"""
+
+
+def column_dictionary(tables: list[str]) -> str:
+    """Every column of every table of the release, its type and what it holds (schemas/columns.py)."""
+    from schemas.columns import describe
+    from schemas.tables import TABLES
+
+    parts = ["## Columns", ""]
+    for table in tables:
+        if table not in TABLES:
+            continue
+        contract = TABLES[table]
+        key = ", ".join(f"`{k}`" for k in contract.key)
+        parts += [f"### {table}", "", f"One row per {contract.model.__name__}; key: {key}.", "",
+                  "| column | type | description |", "|---|---|---|"]
+        parts += [f"| `{field.name}` | {field.type} | {describe(contract.model, table, field.name).replace('|', '/')} |"
+                  for field in contract.arrow_schema]
+        parts.append("")
+    return "\n".join(parts)

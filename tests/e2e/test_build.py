@@ -272,6 +272,8 @@ def test_the_release_loads_with_datasets_and_mlcroissant(tiny, tmp_path):
     assert configs and all(manifest["row_counts"][c] > 0 for c in configs)
     assert set(configs) == {t for t, n in manifest["row_counts"].items() if n > 0}
     assert "license: mit" in card and "## Citation" in card and "@misc{" in card
+    assert "## Limitations" in card and "`offline` narrator" in card and "not a language model" in card
+    assert "## Columns" in card and "| `question_time` | timestamp" in card
     for name in configs:
         rows = load_dataset(str(path), name=name, split="train", cache_dir=str(tmp_path / "cache"))
         assert rows.num_rows == manifest["row_counts"][name], name

@@ -79,3 +79,28 @@ def test_a_full_disk_is_one_message_and_leaves_no_staging_folder(lifeloom_cmd, s
     assert "disk full while writing" in line and "free space and rerun" in line
     releases = small_disk / "home" / "releases" / "tiny"
     assert not releases.exists() or not list(releases.iterdir())  # no version, no .vNNNN-* staging folder
+
+
+def test_the_schedule_line_names_its_time_zone():
+    """Issue 27: the deployment list showed the nightly cron without its time zone; `make nightly` prints it."""
+    import asyncio
+
+    from prefect import flow
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.actions import DeploymentScheduleCreate
+    from prefect.client.schemas.schedules import CronSchedule
+
+    from flows.schedules import describe
+
+    @flow(name="nightly-zone-probe")
+    def probe() -> None:
+        return None
+
+    async def deploy() -> None:
+        async with get_client() as client:
+            flow_id = await client.create_flow(probe)
+            await client.create_deployment(flow_id=flow_id, name="nightly", schedules=[DeploymentScheduleCreate(
+                schedule=CronSchedule(cron="0 2 * * *", timezone="Europe/Berlin"), active=True)])
+
+    asyncio.run(deploy())
+    assert "schedule nightly-zone-probe/nightly: cron 0 2 * * * in Europe/Berlin (active)" in describe()

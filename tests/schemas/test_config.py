@@ -69,3 +69,16 @@ def test_credentials_in_base_url_are_refused():
     with pytest.raises(ConfigError, match="must not carry credentials") as err:
         config_from_toml(body, "x.toml")
     assert "secret" not in str(err.value)
+
+
+def test_the_readme_s_gates_reference_is_the_model_s():
+    """The README lists every `[gates]` field with its default and description, generated (issue 27)."""
+    from pathlib import Path
+
+    from schemas.config import GateOptions, gates_reference
+
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    block = readme.split("<!-- gates-reference:start -->\n")[1].split("\n<!-- gates-reference:end -->")[0]
+    assert block == gates_reference(), "regenerate it with `.venv/bin/python -m schemas.config`"
+    assert all(f"| `{name}` |" in block for name in GateOptions.model_fields)
+    assert all(field.description for field in GateOptions.model_fields.values())
