@@ -42,6 +42,7 @@ def failed_build(prefect_server, lifeloom_cmd, tmp_path_factory):
     (root / "gatefail.toml").write_text(FAILING)
     argv, env = lifeloom_cmd(["build", "--config", str(root / "gatefail.toml"), "--home", str(root / "home")],
                              prefect_server)
+    env.pop("PREFECT_LOGGING_LEVEL")  # the CLI's own default: the run's log reaches the UI at INFO
     done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=240)
     assert done.returncode == 1, done.stdout + done.stderr
     assert EXPECTATION in done.stderr
@@ -62,6 +63,19 @@ def test_failed_gate_run_is_failed_with_report_and_table_artifacts(failed_build)
     assert any(r["expectation"] == EXPECTATION and r["suite"] == "coverage" for r in rows)
     assert "FAIL" in artifacts["gate-report"]["data"]
     assert "No release" in artifacts["build-summary"]["data"]
+
+
+def test_the_ui_shows_the_cli_build_s_log_and_a_failed_gate_task(failed_build):
+    """Issue 27: the CLI forced Prefect's log level to WARNING, so the dashboard said "Waiting for logs..."; the gate
+    task stayed green inside a Failed run."""
+    url, run, _ = failed_build
+    logs = api(url, "/logs/filter", {"logs": {"flow_run_id": {"any_": [run["id"]]}}, "limit": 200})
+    messages = [entry["message"] for entry in logs]
+    assert any(m.startswith("plan: ") for m in messages) and any(m.startswith("calibrate: ") for m in messages)
+    tasks = api(url, "/task_runs/filter", {"flow_runs": {"id": {"any_": [run["id"]]}}})
+    (gate,) = [t for t in tasks if t["name"].startswith("gate ")]
+    assert gate["state_type"] == "FAILED" and EXPECTATION in gate["state"]["message"]
+    assert "observed fact: n " in gate["state"]["message"] and "\\n" not in run["state"]["message"]
 
 
 def test_task_runs_have_readable_persona_stage_names(failed_build):
