@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import queue
+from pathlib import Path
 from typing import Any
 
 from prefect import flow, get_run_logger, task
@@ -24,6 +25,7 @@ from flows.limits import check_limits
 from flows.pipeline import PIPELINE, STAGE_ORDER, stage_rows
 from flows.pipeline import STAGES as PIPELINE_STAGES
 from flows.stages import STAGE_TASKS, Ctx, Staged, stage_tasks
+from flows.viewing import view_release
 from schemas.config import BuildConfig
 from schemas.metrics import MeasureRow
 from schemas.release import Manifest, ReleaseRecord, RunRecord
@@ -363,7 +365,8 @@ def build_corpus(config: BuildConfig, home: str = ".lifeloom", version: str | No
     record = frozen if isinstance(frozen, ReleaseRecord) else None
     matched = None if record else frozen
     message = f"rebuild matched {matched}: content unchanged, nothing frozen" if matched else ""
-    _finish(layout, run, "succeeded", message, counts, report, record)
+    viewer = view_release(layout, record) if record else None
+    _finish(layout, run, "succeeded", message, counts, report, record, viewer)
     if record:
         get_run_logger().info("released %s/%s at %s", record.name, record.version, record.path)
     else:
@@ -406,7 +409,7 @@ def _sum_counts(per_persona) -> dict[str, int]:
 
 
 def _finish(layout: Layout, run: RunRecord, status: str, message: str, counts: dict[str, int],
-            report: GateReport | None, record: ReleaseRecord | None) -> None:
+            report: GateReport | None, record: ReleaseRecord | None, viewer: Path | None = None) -> None:
     """Record the run's end, refresh the catalog and publish the build summary artifact."""
     done = run.model_copy(update={"status": status, "message": clip(message, 2000), "finished_at": release.utc_now()})
     record_run(layout, done)
@@ -416,16 +419,20 @@ def _finish(layout: Layout, run: RunRecord, status: str, message: str, counts: d
         ledger = ledger_by_stage_model(con, run.run_id)
     finally:
         con.close()
-    create_markdown_artifact(key="build-summary", markdown=summary_markdown(done, counts, report, record, ledger),
+    create_markdown_artifact(key="build-summary", markdown=summary_markdown(done, counts, report, record, ledger,
+                                                                            viewer),
                              description=f"Build {run.run_id}: {status}")
 
 
 def summary_markdown(run: RunRecord, counts: dict[str, int], report: GateReport | None,
-                     record: ReleaseRecord | None, ledger: list[dict] | None = None) -> str:
-    """The build summary: release path (or why none), gate verdict, rows per table, model calls."""
+                     record: ReleaseRecord | None, ledger: list[dict] | None = None, viewer: Path | None = None) -> str:
+    """The build summary: release path (or why none) and its viewer, gate verdict, rows per table, model calls."""
     lines = [f"# Build `{run.run_id}`: {run.status}", ""]
     if record is not None:
         lines += [f"Released **{record.name}/{record.version}** at `{record.path}`", ""]
+        if viewer is not None:
+            lines += [f"Browse it: [{viewer}]({viewer.as_uri()}) (a static site; `lifeloom view --release "
+                      f"{record.name}/{record.version} --serve` serves it on 127.0.0.1)", ""]
     elif run.status == "succeeded":
         lines += [f"No new release: {run.message}", ""]
     else:

@@ -42,6 +42,65 @@ def releases(home: HomeOpt = DEFAULT_HOME, verify: VerifyOpt = True) -> None:
         raise typer.Exit(1)
 
 
+@app.command("view")
+def view_cmd(
+    release: Annotated[str, typer.Option("--release", help="Release to view: NAME/VERSION or a release folder.")],
+    out_dir: Annotated[Path | None, typer.Option("--out", help="Where to write the site (default: "
+                                                 "<home>/views/NAME/VERSION; replaced whole).")] = None,
+    serve: Annotated[bool, typer.Option("--serve", help="Serve the site on 127.0.0.1 until Ctrl-C.")] = False,
+    port: Annotated[int, typer.Option(min=0, max=65535, help="Port for --serve (0: any free one).")] = 8765,
+    home: HomeOpt = DEFAULT_HOME,
+    verify: VerifyOpt = True,
+) -> None:
+    """Write a static, offline site that shows a release: overview, personas and how they changed, conversations with
+    their fact mentions, documents, questions with their evidence in context, and search."""
+    import json
+
+    from warehouse.diff import resolve_release
+    from warehouse.paths import Layout
+    from warehouse.viewer import build_view
+
+    layout = Layout(home.expanduser().absolute())
+    try:
+        folder = resolve_release(layout, release, verify)
+    except ValueError as exc:
+        fail(str(exc))
+    manifest = json.loads((folder / "manifest.json").read_text())
+    target = (out_dir or layout.view_dir(manifest["name"], manifest["version"])).expanduser().absolute()
+    try:
+        result = build_view(folder, target)
+    except OSError as exc:
+        fail(f"cannot write the viewer to {target}: {exc.strerror or exc}")
+    out.print(f"Viewer of {manifest['name']}/{manifest['version']}: {result.pages} pages, {result.shards} data shards, "
+              f"{result.bytes / 2**20:.1f} MiB at {target}", highlight=False, soft_wrap=True)
+    out.print(f"open {(target / 'index.html').as_uri()}", highlight=False, soft_wrap=True)
+    if serve:
+        _serve(target, port)
+
+
+def _serve(folder: Path, port: int) -> None:
+    """Serve `folder` on 127.0.0.1 until interrupted."""
+    import functools
+    import http.server
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args) -> None:  # no line per request
+            pass
+
+    handler = functools.partial(Quiet, directory=str(folder))
+    try:
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    except OSError as exc:
+        fail(f"cannot serve on 127.0.0.1:{port}: {exc.strerror or exc}")
+    out.print(f"serving http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C stops)", highlight=False)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
 @app.command("verify")
 def verify_cmd(
     release: Annotated[list[str] | None, typer.Argument(help="Releases to check: NAME/VERSION or a folder.")] = None,

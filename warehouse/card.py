@@ -59,6 +59,11 @@ from datasets import load_dataset
 questions = load_dataset("parquet", data_files="questions.parquet", split="train")
 ```
 
+To read it as a person would: `lifeloom view --release {manifest.name}/{manifest.version}` writes a static site (no
+network needed) that shows each life and how it changed, the conversations with every fact mention marked, the
+documents, and each question with its evidence in context; a build writes it to
+`<home>/views/{manifest.name}/{manifest.version}/index.html`.
+
 {empty_line(empty)}Croissant metadata: `croissant.json`. {docs_line(manifest)}
 Every file's size and SHA-256 are in `manifest.json` (`checksums`); `lifeloom verify {manifest.name}/{manifest.version}`
 checks them.

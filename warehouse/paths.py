@@ -4,6 +4,7 @@
     <home>/tables/<table>/run_id=<run>/part.parquet                    run-level tables
     <home>/catalog.duckdb                                              views over the tables
     <home>/releases/<name>/<version>/                                  frozen releases
+    <home>/views/<name>/<version>/                                     each release's viewer (`lifeloom view`)
     <home>/gate_docs/<run>/                                            Data Docs of a run's gates
     <home>/configs/<run>.json                                          the config of each run
     <home>/cache/llm/                                                  the model-call cache
@@ -38,6 +39,11 @@ class Layout:
     @property
     def releases(self) -> Path:
         return self.home / "releases"
+
+    def view_dir(self, name: str, version: str) -> Path:
+        """Where the viewer of release `name/version` is written: beside `releases/`, never inside a release
+        folder (a release is immutable, and a sibling version folder would read as an orphan release)."""
+        return self.home / "views" / name / version
 
     @property
     def llm_cache(self) -> Path:

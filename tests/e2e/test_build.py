@@ -1,6 +1,7 @@
 """End to end: build_corpus on the offline narrator, through gates to a frozen release."""
 
 import json
+import re
 
 import duckdb
 import pytest
@@ -359,3 +360,73 @@ def test_data_docs_render_in_chromium_with_the_network_off(tiny, tmp_path):
     assert 'class="bootstrap-table' in done.stdout, done.stderr[-3000:]
     assert "integrity.questions" in done.stdout and "coverage.category" in done.stdout
     assert "Uncaught" not in done.stderr, [line for line in done.stderr.splitlines() if "CONSOLE" in line]
+
+
+def _shard(path) -> dict:
+    """A data shard's payload: `LL.put("key",{...});`."""
+    text = path.read_text()
+    assert text.startswith("LL.put(") and text.rstrip().endswith(");")
+    return json.loads(text[text.index(",") + 1:text.rstrip().rindex(")")])
+
+
+def test_the_build_writes_a_viewer_of_the_release_that_loads_nothing_from_the_network(tiny):
+    """Issue 28: a static site per release, linked from the build summary, every question's evidence linked to the
+    page and anchor that shows it."""
+    import re
+
+    from prefect.artifacts import Artifact
+
+    home, result = tiny
+    site = home / "views" / "tiny" / "v0001"
+    assert (site / "index.html").is_file() and (site / "questions.html").is_file()
+    pages = list(site.rglob("*.html"))
+    assert not [p for p in pages if re.search(r"""<(?:script|link|img)[^>]+(?:src|href)=["']https?:""", p.read_text())]
+    questions = _shard(site / "data" / "questions.js")["questions"]
+    con = open_catalog(Layout(home))
+    assert len(questions) == con.execute("select count(*) from latest.questions").fetchone()[0]
+    shown = {}
+    for path in site.glob("data/*/sessions-*.js"):
+        for day in _shard(path)["days"]:
+            for s in day["sessions"]:
+                shown |= {t["id"]: f"persona/{path.parent.name}/sessions.html?m={_shard(path)['month']}" for t in
+                          s["turns"]}
+    for path in site.glob("data/*/documents.js"):
+        shown |= {c["id"]: f"persona/{path.parent.name}/documents.html" for d in _shard(path)["docs"]
+                  for c in d["chunks"]}
+    links = [e["link"] for q in questions for e in q["evidence"]]
+    assert links and all(link.split("#")[0] == shown[link.split("#")[1]] for link in links)
+    assert any("<mark class=" in t["html"] for path in site.glob("data/*/sessions-*.js")
+               for day in _shard(path)["days"] for s in day["sessions"] for t in s["turns"])
+    summary = Artifact.get("build-summary")
+    assert summary is not None and "Browse it:" in summary.data and "views/tiny/" in summary.data
+    cli = CliRunner().invoke(app, ["view", "--release", "tiny/v0001", "--home", str(home), "--out",
+                                   str(home / "views-again")])
+    assert cli.exit_code == 0 and (home / "views-again" / "index.html").is_file(), cli.output
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (.ci/run installs Debian's `chromium`); "
+                                             "the viewer is not rendered in a browser")
+def test_the_viewer_renders_from_disk_with_the_network_off(tiny, tmp_path):
+    import subprocess
+
+    home, _ = tiny
+    site = home / "views" / "tiny" / "v0001"
+    busiest = max((site / "data" / "p0000").glob("sessions-*.js"), key=lambda p: p.stat().st_size)
+    month = busiest.stem.removeprefix("sessions-")
+
+    def dom(page: str, query: str = "") -> tuple[str, str]:
+        done = subprocess.run(
+            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+             "--disable-component-update", "--no-first-run", "--disable-sync", f"--user-data-dir={tmp_path / page}",
+             "--proxy-server=127.0.0.1:9", "--enable-logging=stderr", "--v=0", "--virtual-time-budget=8000",
+             "--dump-dom", (site / page).as_uri() + query], capture_output=True, text=True, timeout=120)
+        return done.stdout, "\n".join(line for line in done.stderr.splitlines() if "CONSOLE" in line)
+
+    sessions, errors = dom("persona/p0000/sessions.html", f"?m={month}")
+    assert sessions.count('class="turn ') > 10 and "<mark class=" in sessions and not errors, errors
+    questions, errors = dom("questions.html")
+    assert questions.count('class="question"') > 10 and not errors, errors
+    found, errors = dom("search.html", "?persona=p0000&q=the")
+    assert re.search(r'id="status"[^>]*>\d+ results', found) and "<li><a href=" in found and not errors, errors
+    docs, errors = dom("persona/p0000/documents.html")
+    assert 'class="doc"' in docs and not errors, errors
