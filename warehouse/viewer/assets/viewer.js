@@ -141,7 +141,7 @@
         esc(q.checkpoint) + " · " + esc(q.type) + "</span>" + (q.memory_free ? ' <span class="bad">memory-free</span>' : "") +
         "</summary><div class=\"body\"><p><b>answer</b> " + esc(q.answer) + "</p>" +
         (q.reference && q.reference !== q.answer ? "<p><b>reference</b> " + esc(q.reference) + "</p>" : "") +
-        (q.options.length ? "<ol class=\"options\" start=\"0\">" + q.options.map((o, i) => (
+        (q.options.length ? "<ol class=\"options\" type=\"A\">" + q.options.map((o, i) => (
           "<li" + (i === q.gold ? ' class="gold"' : "") + ">" + esc(o) + (i === q.gold ? " ✓" : "") + "</li>")).join("") +
           "</ol>" : "") +
         "<p class=\"small\">asked " + esc(q.time) + " of " + esc(data.names[q.persona] || q.persona) + " · template <code>" +
