@@ -211,3 +211,14 @@ def test_a_suggestion_that_says_when_takes_no_second_time_phrase():
             text = stepwords.step_sentence(step, lead, "the session", "March 4, 2024", random.Random(seed))
             assert not re.search(r"day before (?:before|by|ahead of|this week|in the next)", text), text
             assert "  " not in text and " :" not in text and " ;" not in text, text
+
+
+def test_an_address_is_no_name_to_ask_about():
+    """Seen in the release viewer: 'I live in a studio flat at 28 Mill Lane.' got 'How long has Lane been part of
+    your life?'."""
+    from tasks.llm.providers.narrators.assistant import names_in
+
+    assert names_in("Lol, some context about me: I live in a studio flat at 28 Mill Lane.") == []
+    assert names_in("We moved to a flat on Harbour Road last week") == []
+    assert names_in("my brother Declan Reid and Ari Okafor and I went to Casa Verde") == [
+        "Declan Reid", "Ari Okafor", "Casa Verde"]

@@ -166,7 +166,7 @@ def intro_reply(context: dict[str, Any], rng: random.Random) -> str:
     name = context.get("user_first_name") or "there"
     message = context["user_message"]
     mentioned = [m for m in context.get("mentioned") or [] if len(m.split()) <= 4 and m[:1].isupper()]
-    named = mentioned or [n.split()[0] if len(n.split()) == 2 else n for n in _NAMES.findall(message)
+    named = mentioned or [n.split()[0] if len(n.split()) == 2 else n for n in names_in(message)
                           if n.split()[0] not in _NOT_NAMES]
     before = said_before(list(context.get("history") or []))
 
@@ -227,6 +227,21 @@ _NAMES = re.compile(r"(?<=[a-z,:] )[A-Z][\w'-]+(?: [A-Z][\w'-]+)*")
 """Names the user used mid-sentence (`my brother Declan Reid`, `Ari Okafor and I`): what an intro reply names."""
 _NOT_NAMES = frozenset({"I", "I'm", "I've", "I'd", "I'll", "Since", "A", "The", "Hi", "Monday", "Tuesday",
                         "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"})
+_STREET = re.compile(r"\b(?:Lane|Road|Street|Avenue|Close|Way|Drive|Square|Place|Gardens|Terrace|Court|Row|Crescent|"
+                     r"Hill|Rua|Calle|Via|Rue|Strasse|Straße)$")
+
+
+def names_in(message: str) -> list[str]:
+    """The names the user used mid-sentence (`_NAMES`), but not the tail of a longer one or of an address: in `I live
+    at 28 Mill Lane` the regex finds `Lane` after `Mill`, and the reply asked `How long has Lane been part of your
+    life?`."""
+    out = []
+    for match in _NAMES.finditer(message):
+        before = message[:match.start()].split()
+        if before and (before[-1][:1].isupper() or before[-1][:1].isdigit()) or _STREET.search(match.group()):
+            continue
+        out.append(match.group())
+    return out
 
 
 def known_handle(event: dict[str, Any], message: str, history: list[dict[str, str]], rng: random.Random,
