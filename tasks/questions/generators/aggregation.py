@@ -449,13 +449,14 @@ def absence_detection(ctx: QContext) -> list[Candidate]:
                 items, YES_POOL, priority=0, extra={"cutoff": cutoff.isoformat(), "count": 0}))
         end = month_end(items[0].date)
         inside = [s for s in items if s.date <= end]
-        if (end - start).days >= 27 and (end - items[0].date).days >= 7 and len(inside) <= 3:
+        done = [s for s in inside if s.event.valence == "positive"]  # a visit that fell through is no visit
+        if (end - start).days >= 27 and (end - items[0].date).days >= 7 and len(inside) <= 3 and done:
             out.append(_counted(
                 ctx, "absence_detection", "never_before",
                 f"Between {human_date(start)} and {human_date(end)}, did {p} ever {text.verb}?", "Yes",
-                f"Yes: {dates_of(inside)} ({inside[0].title}).", ever.format(end=end),
-                inside, ("No",), priority=0, extra={"cutoff": (end + dt.timedelta(days=1)).isoformat(),
-                                                    "count": len(inside)}))
+                f"Yes: {dates_of(done)} ({done[0].title}).", ever.format(end=end) + " AND valence = 'positive'",
+                done, ("No",), priority=0, extra={"cutoff": (end + dt.timedelta(days=1)).isoformat(),
+                                                  "count": len(done)}))
         # 2. whether any went badly in a window that had instances: none did ("No"), or some did ("Yes")
         for first, last, span in windows(ctx):
             inside = [s for s in items if first <= s.date <= last]

@@ -166,3 +166,18 @@ def test_deterministic_for_a_seed():
         assert fn(context(seed=9)) == fn(context(seed=9))
         world = build_world()
         assert fn(context(world, build_corpus(context().persona, world))) == fn(context())
+
+
+def test_a_session_that_fell_through_is_not_a_yes_to_did_you_ever():
+    """Read in the viewer: 'Did I ever volunteer ...?' answered Yes on evidence 'I got turned away at Northside Food
+    Bank'. An attempt that went badly is no instance of having done it."""
+    failed = ("02-10", "hobby_session", "negative", "spend 2 hours on cycling at the park on 02-10",
+              {"hobby": "cycling", "spot": "the park"}, [(ME, "session_rained_off", "cycling at the park",
+                                                          ["cycling at the park"])])
+    world = build_world({**YEAR, 1: failed})
+    cands = absence_detection(context(world, days=366))
+    asked = [c for c in cands if c.question == "Between January 1, 2024 and February 29, 2024, did Maya ever spend a "
+                                               "session on a hobby?"]
+    assert not asked  # its only instance in the span fell through: not asked as a Yes
+    assert any(c.answer == "Yes" for c in absence_detection(year_context())
+               if c.template == "aggregation.absence_detection.never_before")
