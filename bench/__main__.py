@@ -2,8 +2,8 @@
 
 Sections (each names its command in results.md): builds (cold `lifeloom build` of tiny and demo),
 world, realism (how plausible the simulated lives are), dialogue, llm (call rate against the mock server),
-operations (cold / warm / after-edit builds of demo and rhelm, and the orchestration overhead ratio) and scale
-(10, 20, 40 rhelm persona-years).
+operations (cold / warm / after-edit builds of demo and rhelm, and the orchestration overhead ratio), scale
+(10, 20, 40 rhelm persona-years) and viewer (the release viewer of a rhelm build: write time, size, page opening).
 `python -m bench --only scale,llm` re-runs some sections and keeps the others from results.json;
 `--quick` runs scale at 2 and 4 personas over 60 days instead. Both files are rewritten after every
 section, so an interrupted run keeps what it measured.
@@ -24,7 +24,7 @@ from bench.scale import run_measured
 
 HERE = Path(__file__).resolve().parent
 PRESETS = ("tiny", "demo")
-SECTIONS = ("builds", "world", "realism", "dialogue", "llm", "operations", "scale")
+SECTIONS = ("builds", "world", "realism", "dialogue", "llm", "operations", "scale", "viewer")
 QUICK_SCALE = {"sizes": (2, 4), "days": 60}
 
 
