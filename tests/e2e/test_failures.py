@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+from datetime import UTC
 
 import pytest
 
@@ -84,11 +85,13 @@ def test_a_full_disk_is_one_message_and_leaves_no_staging_folder(lifeloom_cmd, s
 def test_the_schedule_line_names_its_time_zone():
     """Issue 27: the deployment list showed the nightly cron without its time zone; `make nightly` prints it."""
     import asyncio
+    from datetime import datetime
 
     from prefect import flow
     from prefect.client.orchestration import get_client
     from prefect.client.schemas.actions import DeploymentScheduleCreate
     from prefect.client.schemas.schedules import CronSchedule
+    from prefect.states import Scheduled
 
     from flows.schedules import describe
 
@@ -99,8 +102,13 @@ def test_the_schedule_line_names_its_time_zone():
     async def deploy() -> None:
         async with get_client() as client:
             flow_id = await client.create_flow(probe)
-            await client.create_deployment(flow_id=flow_id, name="nightly", schedules=[DeploymentScheduleCreate(
-                schedule=CronSchedule(cron="0 2 * * *", timezone="Europe/Berlin"), active=True)])
+            deployment = await client.create_deployment(flow_id=flow_id, name="nightly", schedules=[
+                DeploymentScheduleCreate(schedule=CronSchedule(cron="0 2 * * *", timezone="Europe/Berlin"),
+                                         active=True)])
+            # what the server's scheduler creates: the next run, here 02:00 in Berlin (01:00 UTC) on 2031-01-07
+            await client.create_flow_run_from_deployment(deployment, state=Scheduled(
+                scheduled_time=datetime(2031, 1, 7, 1, 0, tzinfo=UTC)))
 
     asyncio.run(deploy())
-    assert "schedule nightly-zone-probe/nightly: cron 0 2 * * * in Europe/Berlin (active)" in describe()
+    assert ("schedule nightly-zone-probe/nightly: cron 0 2 * * * in Europe/Berlin (active); "
+            "next run 2031-01-07 02:00 CET") in describe()
