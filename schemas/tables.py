@@ -87,10 +87,10 @@ CORPUS_TABLES = tuple(n for n, t in TABLES.items() if t.per_persona)
 """Tables a persona branch produces; a release holds these plus gate_results, measures, question_difficulty and
 question_calibration (the questions withdrawn across personas: tasks/questions/calibrate.py)."""
 RELEASE_TABLES = CORPUS_TABLES + ("gate_results", "measures", "question_difficulty", "question_calibration")
+"""`eval_results` is written by `lifeloom eval` next to a release (warehouse/evaluation.py), never into it."""
 WITHDRAWN_BY_CALIBRATION = ("questions", "question_evidence", "question_reviews")
 """Tables whose views apply `question_calibration`: its questions and their evidence are left out, their reviews
 read withdrawn (warehouse/catalog.py)."""
-"""`eval_results` is written by `lifeloom eval` next to a release (warehouse/evaluation.py), never into it."""
 
 
 def _arrow_type(annotation: Any) -> pa.DataType:
