@@ -159,11 +159,8 @@ class QuestionOptions(_Strict):
     )
     rephrase: bool = Field(True, description="let a real provider rephrase question texts (never offline)")
     forms: bool = Field(
-        True, description="ask each question in a drawn form: first person, moved adverbial, a request "
-        "(tasks/questions/forms.py); off: as the template writes it"
-    )
-    first_person_share: float = Field(
-        0.85, ge=0, le=1, description="share of questions the persona asks about themselves (I, my) when forms are on"
+        True, description="ask each question in a drawn form: moved adverbial, a request "
+        "(tasks/questions/forms.py); off: as the template writes it. Either way the user asks in the first person"
     )
     request_share: float = Field(
         0.5, ge=0, le=1, description="share of recall questions set in a request or a lead ('Do you remember ...')"

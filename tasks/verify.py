@@ -2,8 +2,9 @@
 
 Every cited id must resolve, every piece of evidence must precede its question and carry a surface
 form of its fact, every question must have evidence and a non-empty answer equal to its derivation,
-and every text that claims a fact must carry it. Problems become `Finding` rows (error, warning or
-info); a clean corpus yields no error findings.
+and every text that claims a fact must carry it. The item sign-off (tasks/signoff/) then reads every landed
+question as a reviewer would, against the world and the history (stage `signoff`). Problems become `Finding` rows
+(error, warning or info); a clean corpus yields no error findings.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from schemas.world import Fact, World
 from tasks.common.evidence import conveys, realized_spans
 from tasks.common.facttext import carries, carries_first, mentions
 from tasks.dialogue.verify import WARNINGS, TurnScope, scopes_for, turn_problems
+from tasks.signoff import signoff
 from tasks.sources.verify import document_problems, states
 from tasks.world.ontology import Attribute
 from tasks.world.verify import verify_world
@@ -115,6 +117,7 @@ def verify_persona(persona: Persona, world: World, corpus: Corpus, questions: Qu
     check_dialogue(audit, window)
     check_mentions(audit)
     check_questions(audit)
+    audit.found += signoff(persona, world, corpus, questions)
     for found in verify_world(persona, world, attributes) + corpus.findings:  # the dialogue stage's own repairs/drops
         audit.flag(found.stage, found.artifact_id, found.check, found.message, found.suggestion, found.severity)
     errors = sum(f.severity == "error" for f in audit.found)

@@ -87,7 +87,7 @@ PARAPHRASES: dict[str, tuple[str, ...]] = {
                        "{who} couldn't get into {author}'s {book} and put it down"),
     "session_rained_off": ("the rain put a stop to {hobby} at {spot}", "{who} got rained off at {spot}, so no {hobby}"),
     "course_cancelled": ("the {subject} classes at {school} were called off",),
-    "family_visit": ("{relative} and I caught up on {topic}",),
+    "family_visit": ("{relative} and I got together for {topic}",),
     "race_result": ("{who} ran {race} and finished in {minutes} minutes", "{who} did {race} in {minutes} minutes flat"),
     "gig_cancelled": ("the {artist} show was cancelled",),
     "project_on_hold": ("the {project} work has been put on hold",),

@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 
 from tasks.questions.base import QContext
-from tasks.questions.forms import Worded, as_written, realize
+from tasks.questions.forms import QUOTED, Worded, as_written, outside_quotes, realize
 from tasks.questions.generators.kit.life import relations
 from tasks.questions.select import Prepared
 
@@ -57,10 +57,11 @@ def indirect(ctx: QContext, p: Prepared, share: float) -> tuple[str, tuple[dict[
     rel = relations(ctx, day)
     kinds = Counter(rel.values())
     persona = ctx.persona.name.split()[0]
+    unquoted = QUOTED.sub('""', text)  # a quoted title keeps its words: a name inside it is not rewritten
     made: list[dict[str, object]] = []
     refs = list(p.refs)
     for name, role in sorted(rel.items()):
-        if kinds[role] != 1 or role in ROLES_NOT_SAID or " " not in name or name not in text or \
+        if kinds[role] != 1 or role in ROLES_NOT_SAID or " " not in name or name not in unquoted or \
                 name in cand.answer or any(name in d for d in cand.distractors):
             continue
         if re.search(rf"(?<!\w){re.escape(role)}(?!\w)", text, re.IGNORECASE) or name == ctx.persona.name:
@@ -72,7 +73,9 @@ def indirect(ctx: QContext, p: Prepared, share: float) -> tuple[str, tuple[dict[
         if not said_before:
             continue
         said = f"{persona}'s {role}"
-        text = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", said, text)
+        text = outside_quotes(text, lambda part, name=name, said=said: re.sub(
+            rf"(?<!\w){re.escape(name)}(?!\w)", said, part))
+        unquoted = QUOTED.sub('""', text)
         made.append({"said": said, "refers_to": name, "fact_id": link.fact_id,
                      "evidence": [r.item_id for r in said_before]})
         refs += [r for r in said_before if r not in refs]
@@ -86,7 +89,7 @@ def ask(ctx: QContext, chosen: list[Prepared], parses=None) -> list[Asked]:
     for p in chosen:
         text, made, item = indirect(ctx, p, options.indirect_share)
         key = f"{ctx.config.seed}|{ctx.persona.persona_id}|{p.candidate.template}"
-        worded = realize(text, ctx.persona.name, key, options.first_person_share, options.request_share, parses) \
-            if options.forms else as_written(text, parses)
+        worded = realize(text, ctx.persona.name, key, options.request_share, parses) \
+            if options.forms else as_written(text, parses, ctx.persona.name)
         out.append(Asked(item, worded.text, worded, made))
     return out

@@ -88,40 +88,46 @@ class Worded:
         return {"form": self.form, "person": self.person, "order": self.order, "parsed": self.parsed}
 
 
-def realize(question: str, persona_name: str, key: str, first_person_share: float = 0.85,
-            request_share: float = 0.5, parses: Callable[[str], bool | None] | None = None) -> Worded:
-    """The question in its drawn form (module doc), or the first other form that parses."""
+def realize(question: str, persona_name: str, key: str, request_share: float = 0.5,
+            parses: Callable[[str], bool | None] | None = None) -> Worded:
+    """The question in its drawn form (module doc), or the first other form that parses. The user always asks
+    about themselves in the first person (issue 55: "How many emails did Rosalie send to Rosalie's classmate?" is
+    no question a person asks their assistant); a question with no first-person form that parses comes back with
+    `parsed` False, and the stage regenerates it."""
     check = parses or _parses
     rng = random.Random(stable_hash(f"form|{key}|{question}"))
-    persons = ["first", "third"] if rng.random() < first_person_share else ["third"]
     orders = ["moved", "as_written"] if rng.random() < 0.5 else ["as_written", "moved"]
     frames = [*REQUESTS, *LEADS]
     rng.shuffle(frames)
     drawn = frames if rng.random() < request_share else []
+    text = first_person(question, persona_name)
+    if text is None:
+        return Worded(question, "direct", "third", "as_written", False)
     tried: list[Worded] = []
-    for person in persons:
-        text = first_person(question, persona_name) if person == "first" else third_person(question, persona_name)
-        if text is None:
+    for order in orders:
+        base = move_adverbial(text) if order == "moved" else text
+        if base is None:
             continue
-        for order in orders:
-            base = move_adverbial(text) if order == "moved" else text
-            if base is None:
+        for name, frame in [*drawn, ("direct", "{q}")]:
+            worded = frame_question(base, frame)
+            if worded is None or worded in (w.text for w in tried):
                 continue
-            for name, frame in [*drawn, ("direct", "{q}")]:
-                worded = frame_question(base, frame)
-                if worded is None or worded in (w.text for w in tried):
-                    continue
-                verdict = _all_parse(worded, check)
-                tried.append(Worded(worded, name, person, order, verdict))
-                if verdict is not False:
-                    return tried[-1]
-    verdict = _all_parse(question, check)
-    return Worded(question, "direct", "third", "as_written", verdict)
+            verdict = _all_parse(worded, check)
+            tried.append(Worded(worded, name, "first", order, verdict))
+            if verdict is not False:
+                return tried[-1]
+    return Worded(text, "direct", "first", "as_written", False)
 
 
-def as_written(question: str, parses: Callable[[str], bool | None] | None = None) -> Worded:
-    """The question as the template writes it, checked by the grammar check (forms off)."""
-    return Worded(question, "direct", "third", "as_written", _all_parse(question, parses or _parses))
+def as_written(question: str, parses: Callable[[str], bool | None] | None = None,
+               persona_name: str | None = None) -> Worded:
+    """The question as the template writes it, but in the persona's first person when `persona_name` is given
+    (forms off), checked by the grammar check."""
+    text = first_person(question, persona_name) if persona_name else question
+    if text is None:
+        return Worded(question, "direct", "third", "as_written", False)
+    return Worded(text, "direct", "first" if persona_name else "third", "as_written",
+                  _all_parse(text, parses or _parses))
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -186,8 +192,11 @@ def first_person(text: str, persona_name: str) -> str | None:
         return None
     names = sorted({persona_name, first}, key=len, reverse=True)
     pattern = re.compile(r"(?<![\w'])(?:" + "|".join(re.escape(n) for n in names) + r")(?P<poss>['’]s?)?(?!\w)")
+    quotes = [m.span() for m in QUOTED.finditer(text)]
     out, pos = [], 0
     for m in pattern.finditer(text):
+        if any(a <= m.start() < b for a, b in quotes):
+            continue  # a quoted title keeps its words
         after = text[m.end():]
         if m.group(0) == first and re.match(r" [A-Z][a-z]", after) and not m.group("poss"):
             return None  # "Rosa Kobayashi": someone else of the same first name
@@ -208,13 +217,22 @@ def first_person(text: str, persona_name: str) -> str | None:
         else:
             out += [before, "me"]
         pos = m.end()
-    if not out:
-        return text
     out.append(text[pos:])
-    result = "".join(out)
-    result = re.sub(r"\bthe assistant\b", "you", result)
-    result = re.sub(r"\b(?:her|him|them)sel(?:f|ves)\b", "myself", result)
-    return result
+    return outside_quotes("".join(out), lambda part: re.sub(
+        r"\b(?:her|him|them)sel(?:f|ves)\b", "myself", re.sub(r"\bthe assistant\b", "you", part)))
+
+
+QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
+"""A quoted title or phrase: its words are the history's and are never rewritten."""
+
+
+def outside_quotes(text: str, rewrite: Callable[[str], str]) -> str:
+    """`text` with `rewrite` applied to everything outside its quoted spans."""
+    parts, pos = [], 0
+    for m in QUOTED.finditer(text):
+        parts += [rewrite(text[pos:m.start()]), m.group(0)]
+        pos = m.end()
+    return "".join([*parts, rewrite(text[pos:])])
 
 
 def third_person(text: str, persona_name: str) -> str:

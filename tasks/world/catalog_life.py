@@ -115,20 +115,20 @@ LIFE_KINDS: list[EventKind] = [
     ),
     EventKind(
         "visit_family", "visit {relative} for {topic}", L.draw_call,
-        Outcome((fs("family_visit", "{topic} with {relative}", "{relative}"),)),
+        Outcome((fs("family_visit", "a visit to {relative} for {topic}", "{relative}"),)),
         Outcome(
             (fs("illness", "bad flu"),),
             MatterSpec("recovering from a bad flu", (7, 14), health="down with a bad flu",
                        health_after="back to full health after the flu"),
             critical=True,
-            constraint=ConstraintSpec("travel_restriction", "no travel until {until}", "no travel",
+            constraint=ConstraintSpec("travel_restriction", "no travel or hard exercise until {until}", "no travel",
                                       ("travel", "sport", "running", "exertion"), (10, 21)),
         ),
         weight=3, long_share=0.5, cooldown=20, requires=lambda p: bool(L.family(p)), tags=tags("travel", "social"),
     ),
     EventKind(
         "big_bill", "sort out the {bill}", L.draw_bill,
-        Outcome((fs("bill_paid", "{bill} paid in full", "{bill}"),)),
+        Outcome((fs("bill_paid", "{bill}", "{bill}"),)),
         Outcome(
             (fs("financial_shock", "{bill} costing {amount}", "{bill}"), fs("sold_item", "{item}")),
             MatterSpec("paying off the {bill}", (30, 90)),

@@ -27,7 +27,6 @@ FRIENDLY_ROLES = frozenset(
         "gym buddy",
         "mentor",
         "manager",
-        "flatmate",
         "old school friend",
         "old friend",
         "classmate",

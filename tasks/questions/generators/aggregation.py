@@ -73,7 +73,7 @@ KIND_TEXT: dict[str, KindText] = {
     "doctor_visit": KindText("doctor visits", "see a doctor", "doctor", "doctor"),
     "start_book": KindText("attempts at a new book", "start a new book", "book", "book"),
     "new_cafe": KindText("visits to new cafés", "try a new café", "cafe", "café"),
-    "friend_visit": KindText("planned visits from friends", "host a friend", "friend", "friend"),
+    "friend_visit": KindText("plans to host someone", "host someone", "friend", "person"),
     "work_project": KindText("work project kick-offs", "kick off a work project", "project", "project"),
     "start_course": KindText("attempts to start a course", "start a course", "school", "school"),
     "city_trip": KindText("planned trips", "take a trip", "city", "city"),
@@ -271,7 +271,7 @@ def trend_analysis(ctx: QContext) -> list[Candidate]:
                     ctx, "trend_analysis", "quarters",
                     f"Quarter by quarter from {month_name(first)} to {month_name(last)}, how did the number of "
                     f"{possessive(p)} {text.plural} change?", answer,
-                    f"Per quarter: {', '.join(str(n) for n in run)}.",
+                    f"{answer[:1].upper()}{answer[1:]}: {', '.join(str(n) for n in run)} per quarter.",
                     f"SELECT quarter, COUNT(*) FROM events WHERE kind = '{kind}' AND date BETWEEN '{first}' AND "
                     f"'{last}' GROUP BY quarter ORDER BY quarter", used, TREND_POOL, priority=0,
                     extra={"counts": run}))
@@ -291,7 +291,7 @@ def trend_analysis(ctx: QContext) -> list[Candidate]:
                     f"Did {p} have {text.plural} more often in the first half ({month_name(halves[0][0])} to "
                     f"{month_name(halves[0][1])}), more often in the second half ({month_name(halves[1][0])} to "
                     f"{month_name(halves[1][1])}), or about equally often in both?", answer,
-                    f"{len(a)} in the first half, {len(b)} in the second.",
+                    f"{answer[:1].upper()}{answer[1:]}: {len(a)} in the first half, {len(b)} in the second.",
                     f"SELECT half, COUNT(*) FROM events WHERE kind = '{kind}' GROUP BY half", a + b, HALF_POOL,
                     extra={"counts": [len(a), len(b)], "options_in_question": True}))
     out += _income(ctx)
@@ -319,8 +319,8 @@ def _income(ctx: QContext) -> list[Candidate | None]:
         return []
     return [Candidate(
         "aggregation", ("trend_analysis",), f"How did {possessive(p)} income band move over the year?", answer,
-        f"It started at {start} and changed {len(history)} time(s): "
-        + ", ".join(f"{f.value} on {human_date(f.valid_from)}" for f in history) + ".",
+        f"{answer[:1].upper()}{answer[1:]}: " + ", then ".join(
+            f"{f.value} from {human_date(f.valid_from)}" for f in history) + ".",
         "aggregation.trend_analysis.income_band",
         f"SELECT value, valid_from FROM facts WHERE subject = '{ctx.persona.name}' AND attribute = 'income_band' "
         "ORDER BY valid_from", fact_ids, evidence=refs(ctx, fact_ids, ctx.asked_at), all_instances=True,

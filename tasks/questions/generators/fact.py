@@ -35,6 +35,7 @@ from tasks.questions.generators.kit import (
     attribute_pool,
     carried_refs,
     changes_with_reasons,
+    confusable,
     day_of,
     entity_pool,
     histories,
@@ -340,12 +341,12 @@ def multi_hop_traversal(ctx: QContext) -> list[Candidate]:
 
 
 EVENT_CUES: dict[str, tuple[str, str]] = {
-    "friend_visit": ("friend", "the friend {p} hosted for {occasion}"),
+    "friend_visit": ("friend", "the person {p} hosted for {occasion}"),  # not only friends visit
     "milestone": ("person", "the person whose {milestone} {p} celebrated at {venue}"),
     "first_date": ("date_name", "the person {p} went on a first date with at {place}"),
 }
 EVENT_CUES_FAILED: dict[str, str] = {
-    "friend_visit": "the friend whose visit for {occasion} was cancelled",
+    "friend_visit": "the person whose visit for {occasion} was cancelled",
     "milestone": "the person whose {milestone} celebration at {venue} was postponed",
     "first_date": "the person {p} went on a first date with at {place}",
 }
@@ -363,11 +364,11 @@ def _event_hops(ctx: QContext) -> list[Candidate | None]:
     is not that value (a real second hop)."""
     p, day, out = who(ctx), ctx.day, []
     items = [s for s in stories(ctx) if s.kind in EVENT_CUES]
-    cues = Counter(event_cue(p, s) for s in items)
     for s in items:
         person, cue = s.entity.get(EVENT_CUES[s.kind][0]), event_cue(p, s)
-        if not person or cues[cue] != 1:
-            continue
+        if not person or any(t is not s and t.entity.get(EVENT_CUES[t.kind][0]) != person
+                             and confusable(cue, event_cue(p, t)) for t in items):
+            continue  # "the person I hosted for the weekend" also fits whoever came for the long weekend
         for attribute in LIFE_QUESTIONS:
             now = ctx.current(person, attribute, day)
             if now is None or now.fact_id in s.fact_ids:

@@ -58,7 +58,7 @@ KIND_ASK: dict[str, tuple[str, str]] = {
     "doctor_visit": ("doctor", "Which doctor did {p} see"),
     "join_gym": ("gym", "Which gym did {p} join"),
     "start_course": ("school", "At which school did {p} start a course"),
-    "friend_visit": ("friend", "Which friend did {p} host"),
+    "friend_visit": ("friend", "Who did {p} host"),  # a sister or a neighbour is hosted too: no "friend"
     "family_call": ("relative", "Who did {p} call"),
     "milestone": ("person", "Whose celebration did {p} go to"),
     "hobby_session": ("hobby", "Which hobby did {p} spend a session on"),
@@ -226,7 +226,8 @@ def _ordered(ctx: QContext, p: str, events: list[Story], last: bool = False) -> 
     question = asks.format(p=p, which="last" if last else "first", listed=listed)
     return Candidate(
         "temporal", ("sequence_comprehension",), question, answer.title,
-        f"{p} did this {'last' if last else 'first'}: {reference}.", f"temporal.sequence_comprehension.{variant}",
+        f"{answer.title} came {'last' if last else 'first'} (on {human_date(answer.date)}); in order: {reference}.",
+        f"temporal.sequence_comprehension.{variant}",
         event_query(*events, order=f"date{' DESC' if last else ''} LIMIT 1"), fact_ids,
         distractors=tuple(s.title for s in events if s is not answer), priority=0 if len(events) == 3 else 1,
         extra={"event_ids": [s.event.event_id for s in events], "options_in_question": True,

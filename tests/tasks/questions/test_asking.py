@@ -81,11 +81,17 @@ def test_realize_is_deterministic_varied_and_keeps_the_question_when_no_form_par
     assert worded == [realize(q, MAYA, f"{PID}|t", parses=lambda s: True) for q in questions]
     assert len({w.form for w in worded}) >= 5 and Counter(w.person for w in worded)["first"] >= 40
     assert all("shop" in w.text and "March 3, 2024" in w.text for w in worded)  # referents kept
-    # a check that rejects every first-person form gets the third person; one that rejects all gets the template
-    third = realize(questions[0], MAYA, "k", first_person_share=1, parses=lambda s: " I " not in s)
-    assert third.person == "third" and third.parsed is True
-    none = realize(questions[0], MAYA, "k", parses=lambda s: False)
-    assert none.text == questions[0] and none.parsed is False
+    assert all(w.person == "first" and "Maya" not in w.text for w in worded)  # the user asks about themselves
+    # a check that rejects every first-person form never falls back to the third person: the item is unparsed,
+    # and the stage regenerates it
+    none = realize(questions[0], MAYA, "k", parses=lambda s: " I " not in s)
+    assert none.person == "first" and none.parsed is False and "Maya" not in none.text
+
+
+def test_quoted_titles_keep_their_words_in_the_first_person():
+    q = 'According to the email "Call Maya\'s sister about the assistant" Maya sent, who did the assistant name?'
+    assert first_person(q, MAYA) == \
+        'According to the email "Call Maya\'s sister about the assistant" I sent, who did you name?'
 
 
 # -- the stage ------------------------------------------------------------------------------------------------
@@ -123,7 +129,7 @@ def run(said=TALK, parses=None, **questions):
 
 def test_the_asked_form_is_recorded_and_the_template_kept(monkeypatch):
     monkeypatch.setattr(forms, "_parses", lambda s: True)
-    [q] = run(first_person_share=1.0, indirect_share=0)[0].questions
+    [q] = run(indirect_share=0)[0].questions
     assert q.derivation["template_question"] == "Which city did Daniel Okafor move to on March 9, 2024?"
     assert q.derivation["wording"]["person"] == "first" and q.derivation["wording"]["source"] == "forms"
     assert q.derivation["wording"]["parsed"] is True and "Daniel Okafor" in q.question and q.answer == "Austin"
@@ -131,7 +137,7 @@ def test_the_asked_form_is_recorded_and_the_template_kept(monkeypatch):
 
 def test_indirect_reference_is_a_recorded_hop_and_needs_the_relationship_said(monkeypatch):
     monkeypatch.setattr(forms, "_parses", lambda s: True)
-    (qset, _) = run(first_person_share=1.0, request_share=0, indirect_share=1.0)
+    (qset, _) = run(request_share=0, indirect_share=1.0)
     [q] = qset.questions
     assert "my brother" in q.question and "Daniel Okafor" not in q.question
     [ref] = q.derivation["indirect"]
@@ -140,7 +146,7 @@ def test_indirect_reference_is_a_recorded_hop_and_needs_the_relationship_said(mo
     assert (f"{PID}-s0002-t01", f"{PID}-f0010") in cited and (f"{PID}-s0009-t01", f"{PID}-f0009") in cited
     assert f"{PID}-f0010" in q.derivation["fact_ids"]
     # the hop removed: never said who the brother is, the question names him
-    [q] = run(said={9: TALK[9]}, first_person_share=1.0, indirect_share=1.0)[0].questions
+    [q] = run(said={9: TALK[9]}, indirect_share=1.0)[0].questions
     assert "Daniel Okafor" in q.question and "indirect" not in q.derivation
 
 

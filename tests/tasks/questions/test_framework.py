@@ -150,7 +150,7 @@ def test_leaking_candidates_are_dropped_unless_the_options_are_the_question():
     report = Report()
     qset = run({"fact.state_dependent_attribute": leaky}, report=report)
     assert report.dropped["leak"] >= 1 and report.candidates["fact.state_dependent_attribute"] == 2
-    assert [q.question for q in qset.questions] == ["Does Maya live in Boston or in Cambridge?"]
+    assert [q.question for q in qset.questions] == ["Do I live in Boston or in Cambridge?"]
 
 
 def test_candidates_without_valid_evidence_are_dropped():
@@ -245,10 +245,10 @@ def test_post_shock_only_when_the_answer_before_the_critical_event_differs():
     gens = {"fact.state_dependent_attribute": city_question, "hallucination.fabrication": unchanged}
     qset = run(gens, world=shock_world(), cfg=config(distraction_sessions=3))
     checkpoints = {q.question: q.checkpoint for q in qset.questions}
-    assert checkpoints["Which city does Maya live in now?"] == "post_shock"
-    assert checkpoints["When did Maya adopt a parrot?"] == "post_distraction"
+    assert checkpoints["Which city do I live in now?"] == "post_shock"
+    assert checkpoints["When did I adopt a parrot?"] == "post_distraction"
     assert checkpoints["How many days passed between the two moves?"] == "post_distraction"
-    assert set(checkpoints) == {"Which city does Maya live in now?", "When did Maya adopt a parrot?",
+    assert set(checkpoints) == {"Which city do I live in now?", "When did I adopt a parrot?",
                                 "How many days passed between the two moves?"}
 
 

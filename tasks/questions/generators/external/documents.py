@@ -178,13 +178,15 @@ def table_aggregation(ctx: QContext) -> list[Candidate]:
             if phrase is None:
                 continue
             nums = [number(r[i]) for r in rows]
+            signed = min(nums) < 0 < max(nums)  # "the lowest difference": the most negative, or the smallest gap?
             for word, pick in (("highest", max), ("lowest", min)):
                 best = pick(nums)
                 if nums.count(best) != 1:
                     continue
+                said = ("largest positive" if word == "highest" else "most negative") if signed else word
                 at = nums.index(best)
-                add(f"{word}_row", f"In {t.name}, which {t.kind.noun} has the {word} {phrase}?", labels[at],
-                    f"{labels[at]}, with {phrase} {show(best)} ({word} of {len(rows)} rows).",
+                add(f"{word}_row", f"In {t.name}, which {t.kind.noun} has the {said} {phrase}?", labels[at],
+                    f"{labels[at]}, with {phrase} {show(best)} ({said} of {len(rows)} rows).",
                     f"argmax/argmin of '{col}' over rows without Total", labels)
             if col in t.kind.over:
                 what, limit = t.kind.over[col]

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 import string
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -196,3 +197,16 @@ def distinct(values: Iterable[str], exclude: Iterable[str] = ()) -> list[str]:
     """Distinct non-empty values in order, without those in `exclude`."""
     banned = set(exclude)
     return [v for v in dict.fromkeys(values) if v and v not in banned]
+
+
+CUE_FILLER = frozenset("a an the for at to of on in with and i my me".split())
+"""Words a description holds that tell no referent apart."""
+
+
+def confusable(a: str, b: str) -> bool:
+    """True when a reader could take description `a` for `b` or the other way round: the telling words of one
+    contain the other's ("the person I hosted for the weekend" and "... for the long weekend": a long weekend is a
+    weekend). Generators keep a description only when no other referent's is confusable with it."""
+    wa = {w for w in re.findall(r"[\w'-]+", a.lower()) if w not in CUE_FILLER}
+    wb = {w for w in re.findall(r"[\w'-]+", b.lower()) if w not in CUE_FILLER}
+    return bool(wa) and bool(wb) and (wa <= wb or wb <= wa)

@@ -121,7 +121,7 @@ def test_absence_detection_answers_no_and_lists_every_instance():
     cites_every_instance(ctx, month)
     calls = one(cands, "Did any of Maya's planned calls with family and friends go badly from January to March 2024?")
     assert calls.answer == "No" and len(calls.extra["event_ids"]) == 3
-    never = one(cands, "Between January 1, 2024 and January 31, 2024, did Maya ever host a friend?")
+    never = one(cands, "Between January 1, 2024 and January 31, 2024, did Maya ever host someone?")
     assert never.answer == "No" and "Yes, once" in never.distractors
     # a failed call inside the window turns the same question's answer to "Yes", with the failed call cited
     bad = {42: ("02-20", "family_call", "negative", "call Priya Shah about a trip", {"relative": "Priya Shah"},
