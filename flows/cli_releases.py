@@ -9,7 +9,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from flows.cli_common import DEFAULT_HOME, HomeOpt, VerifyOpt, _print_issues, _reading, app, fail, out
+from flows.cli_common import DEFAULT_HOME, HomeOpt, VerifyOpt, _print_issues, _reading, app, err, fail, out
 
 
 @app.command()
@@ -275,3 +275,46 @@ def import_cmd(
         for label, names in (("pass", passed), ("FAIL", failed)):
             for n in names:
                 out.print(f"  {label}  {escape(n)}", highlight=False, soft_wrap=True)
+
+
+@app.command("signoff")
+def signoff_cmd(
+    release: Annotated[str, typer.Option("--release", help="Release to review: NAME/VERSION or a release folder.")],
+    fmt: Annotated[str, typer.Option("--format", help="table or json.")] = "table",
+    show: Annotated[int, typer.Option(min=0, help="Findings to print per check (json prints every one).")] = 5,
+    home: HomeOpt = DEFAULT_HOME,
+) -> None:
+    """Read every question of a release as a reviewer would, against its world and history (tasks/signoff/: voice,
+    quoted titles, relation words, references, labels as gold, restriction scope, unique referents): the review a
+    build runs in its verify stage, here for a release frozen earlier or imported. Exit 1 when it finds anything."""
+    import json
+    from collections import Counter
+
+    from tasks.signoff import signoff
+    from warehouse.diff import find_release
+    from warehouse.paths import Layout
+    from warehouse.persona_rows import persona_rows
+
+    if fmt not in ("table", "json"):
+        fail(f"unknown format {fmt!r}; use table or json")
+    try:
+        folder = find_release(Layout(home.expanduser().absolute()), release)
+    except ValueError as exc:
+        fail(str(exc))
+    found, questions = [], 0
+    with err.status(f"reading {folder}"):
+        for rows in persona_rows(folder):
+            questions += len(rows.questions.questions)
+            found += signoff(rows.persona, rows.world, rows.corpus, rows.questions)
+    if fmt == "json":
+        print(json.dumps({"release": release, "questions": questions, "findings": [f.model_dump() for f in found]},
+                         indent=2, ensure_ascii=False))
+    else:
+        counts = Counter(f.check for f in found)
+        out.print(f"{release}: {questions} questions, {len(found)} sign-off finding(s)", highlight=False)
+        for check, n in sorted(counts.items()):
+            out.print(f"{check}: {n}", highlight=False)
+            for f in [f for f in found if f.check == check][:show]:
+                out.print(f"  {f.artifact_id}: {escape(f.message)}", highlight=False, soft_wrap=True)
+    if found:
+        raise typer.Exit(1)

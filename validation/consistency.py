@@ -16,7 +16,7 @@ from validation.frames import query, stream
 from validation.suites import Check, Suite, all_true, between, factory
 
 FINDINGS_SQL = """
-select finding_id, stage, artifact_id, "check", severity from {verifier_findings} where run_id = $run_id
+select finding_id, stage, artifact_id, "check", severity, message from {verifier_findings} where run_id = $run_id
 order by finding_id
 """
 
@@ -108,7 +108,8 @@ def consistency_suite(config: BuildConfig) -> Suite:
                 "reviews": review_frame},
         checks=(
             Check("consistency.no error finding left", "findings", "ExpectColumnValuesToNotBeInSet",
-                  {"column": "severity", "value_set": ["error"]}, "finding_id"),
+                  {"column": "severity", "value_set": ["error"]}, "finding_id",
+                  shows=("check", "artifact_id", "message")),  # what a reviewer refused, not only that it did
             between("consistency.fallback share under bound", "fallbacks", "share",
                     on_failure=f"more than {config.gates.max_fallback_share:.0%} of model calls fell back",
                     high=config.gates.max_fallback_share),

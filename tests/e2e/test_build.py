@@ -117,6 +117,37 @@ def test_corrupted_evidence_fails_the_gate_and_freezes_nothing(tmp_path, monkeyp
     assert any("evidence resolves" in e and "p9999-s9999-t99" in s for e, s in failed)
 
 
+def test_a_question_in_the_third_person_fails_the_signoff_and_the_build(tmp_path, monkeypatch):
+    """Issue 55's mutation test through the flow: a landed question in which the user speaks of themselves by name
+    is an error of the item sign-off (verify stage), and the gate stops the release."""
+    real = stages.review.review_questions
+
+    def third_person(persona, *args, **kwargs):
+        qset, reviews = real(persona, *args, **kwargs)
+        first = persona.name.split()[0]
+        qset.questions[0] = qset.questions[0].model_copy(update={"question": f"What did {first} do first?"})
+        return qset, reviews
+
+    monkeypatch.setattr(stages.review, "review_questions", third_person)
+    config = load_preset("tiny").model_copy(update={"days": 7})
+    with pytest.raises(GateFailed, match="consistency.no error finding left"):
+        build_corpus(config=config, home=str(tmp_path))
+    assert not (tmp_path / "releases" / "tiny").exists()
+    found = duckdb.connect().execute(
+        f"SELECT stage, message FROM read_parquet('{tmp_path}/tables/verifier_findings/**/*.parquet') "
+        "WHERE \"check\" = 'signoff.voice'").fetchall()
+    assert len(found) == config.personas and all(s == "signoff" and "third person" in m for s, m in found)
+
+
+def test_cli_signoff_reviews_a_frozen_release(tiny):
+    home, _ = tiny
+    result = CliRunner().invoke(app, ["signoff", "--release", "tiny/v0001", "--home", str(home)])
+    assert result.exit_code == 0, result.output
+    assert "0 sign-off finding(s)" in result.output
+    missing = CliRunner().invoke(app, ["signoff", "--release", "tiny/v0404", "--home", str(home)])
+    assert missing.exit_code == 2 and "no release" in missing.output
+
+
 def test_cli_build_prints_release_and_queries(tmp_path):
     result = CliRunner().invoke(app, ["build", "--preset", "tiny", "--home", str(tmp_path)])
     assert result.exit_code == 0, result.output
