@@ -75,6 +75,8 @@ def relation_words(view: View, q: Question) -> Problems:
         if not candidates:
             continue
         roles = {c: view.roles(c, day) for c in candidates}
+        if q.category == "hallucination":  # a stale relation is a false premise the gold corrects: it must have held
+            roles = {c: rs | view.roles_before(c, day) for c, rs in roles.items()}
         if not any(role_fits(word, r) for rs in roles.values() for r in rs):
             who = ", ".join(f"{c} ({'/'.join(sorted(rs)) or 'unknown'})" for c, rs in sorted(roles.items()))
             out.append((f"calls {bound or 'its referent'} '{det} {word}', but on {day} that is {who}",
@@ -191,7 +193,11 @@ def unique_referent(view: View, q: Question) -> Problems:
         plan = view.plans.get(event.plan_id) if event is not None and event.plan_id else None
         if event is None or plan is None or f"{event.date:%B} {event.date.day}, {event.date.year}" in text:
             continue
-        cues = {k: v for k, v in plan.entity.items() if len(v) > 3 and not v.isdigit() and v in text}
+        shared = {v for other in q.derivation.get("event_ids") or [] if other != eid
+                  for v in getattr(view.plans.get(getattr(view.events.get(other), "plan_id", "") or ""), "entity",
+                                   {}).values()}  # a value two of the question's events share describes neither
+        cues = {k: v for k, v in plan.entity.items() if len(v) > 3 and not v.isdigit() and v in text and
+                v not in shared}
         related = {k: v for k, v in plan.entity.items() if v in said_by_relation}  # `my son` for Minh Reyes
         if not cues:
             continue

@@ -55,6 +55,10 @@ class View:
         held = {role for start, end, role in spans if start <= day and (end is None or day < end)}
         return held or {role for _, _, role in spans[:1]}
 
+    def roles_before(self, name: str, day: dt.date) -> set[str]:
+        """Every relationship `name` had with the persona before `day` (a false premise may name a stale one)."""
+        return {role for start, _, role in self._roles.get(name, []) if start < day}
+
     def said_before(self, text: str, moment: dt.datetime) -> bool:
         """True when a turn or document (title or body) from before `moment` holds `text` verbatim."""
         end = bisect.bisect_left(self._times, moment)
