@@ -72,8 +72,9 @@ def relation_words(view: View, q: Question) -> Problems:
             continue  # someone else's relation (`Karim's husband`): not the persona's
         bound = _named(view, name)
         candidates = {bound} if bound else referents
-        if not candidates:
-            continue
+        if not candidates or not bound and not any(role_fits(word, r) for p in view.people
+                                                   for r in view.roles_before(p, dt.date.max)):
+            continue  # nobody of the world is ever that: `my grandmother's sewing machine` names a belonging
         roles = {c: view.roles(c, day) for c in candidates}
         if q.category == "hallucination":  # a stale relation is a false premise the gold corrects: it must have held
             roles = {c: rs | view.roles_before(c, day) for c, rs in roles.items()}

@@ -211,8 +211,9 @@ def _entity_counts(ctx: QContext, kind: str, items: list[Story]) -> list[Candida
         if not 2 <= n <= 10:
             continue
         hits = [s for s in items if s.entity.get(text.field) == entity]
-        question = (f"So far, how many of {possessive(p)} {text.plural} involved {entity}, whether or not they went "
-                    "well?")
+        named = f"the {entity}" if entity[:1].islower() and not entity.startswith(("the ", "a ", "an ")) else entity
+        question = (f"So far, how many of {possessive(p)} {text.plural} involved {named}, whether or not they went "
+                    "well?")  # "involved the roof leak repair", a common noun with its article
         out.append(_counted(
             ctx, "conditional_counting", "entity", question, str(n), f"{n}: {dates_of(hits)}.",
             f"SELECT COUNT(*) FROM events e JOIN plans p USING (plan_id) WHERE e.kind = '{kind}' AND "

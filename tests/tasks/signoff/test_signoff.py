@@ -80,6 +80,8 @@ CLEAN = [
     _question(5, "Can you put together a long run for me on Saturday, March 16?",
               'Help, reminding about "no travel until March 30, 2024"', "Flag the restriction.",
               constraint_ids=[]).model_copy(update={"answer_type": "long"}),
+    _question(6, "When did I first tell you about my grandmother's sewing machine?", "March 9, 2024",
+              "On March 9, 2024."),  # nobody of the world is a grandmother: the words name a belonging
 ]
 
 
