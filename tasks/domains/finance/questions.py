@@ -80,7 +80,7 @@ from tasks.questions.base import Candidate, QContext, generator
 def current_risk_stance(ctx: QContext) -> list[Candidate]:
     """The persona's stock allocation and risk band at the question time (changed by every shock)."""
     who, name, out = first_name(ctx.persona.name), ctx.persona.name, []
-    asks = {"stock_allocation": ("allocation", f"Given everything {who} has been through, how much of their "
+    asks = {"stock_allocation": ("allocation", f"Given everything {who} has been through, how much of {who}'s "
                                                "portfolio is in stocks now?", "{} now holds {}."),
             "risk_tolerance": ("band", f"How would you describe {who}'s risk tolerance at this point?",
                                "{}'s risk tolerance is now {}.")}
@@ -125,7 +125,7 @@ def shift_direction(ctx: QContext) -> list[Candidate]:
         moment, _ = asked(ctx, event_moment(ctx, n + 1, facts, item.event.event_id))
         out.append(cand("preference_reasoning", "shift_direction", "event",
                         f"How did {item.title} change {who}'s appetite for stocks?", shift_text(a, b),
-                        f"After {item.title}, {who} {shift_text(a, b).replace(':', '')}.", facts, moment,
+                        f"After {item.title}, {who} {shift_text(a, b)}.", facts, moment,
                         shift_pool(a, b), priority=FIXED, extra={"event_id": item.event.event_id,
                                                  "event_ids": [item.event.event_id]}))
     history = ctx.history(name, "stock_allocation")
@@ -135,7 +135,7 @@ def shift_direction(ctx: QContext) -> list[Candidate]:
             continue
         start, extra = pct(history[0].value) or 0, {"superseded_fact_ids": [history[0].fact_id], **record}
         out.append(cand("preference_reasoning", "shift_direction", "net",
-                        f"Compared with the mix {who} first described, how has their stock allocation moved overall?",
+                        f"Compared with the mix {who} first described, how has {who}'s stock allocation moved overall?",
                         answer, f"Overall {who} {answer.replace(':', '')}.", [history[0].fact_id, now.fact_id],
                         moment, shift_pool(start, pct(now.value) or 0), extra=extra))
     return out
@@ -193,7 +193,7 @@ def controls(ctx: QContext) -> list[Candidate]:
         answer, article = rule_move(bit, personal, sign), "an" if bit[0] in "aeiou" else "a"
         out.append(cand("preference_reasoning", "shift_direction", "control_rule",
                         f"{who} is {article} {bit} investor, and {rule}. {capital(item.title)} is "
-                        f"{'bad' if sign < 0 else 'good'} news for {who}. Following that rule, what should they do?",
+                        f"{'bad' if sign < 0 else 'good'} news for {who}. Following that rule, what should {who} do?",
                         answer, f"By the rule, {answer}.", [], None, MOVES,
                         extra={"control": True, "bit_type": bit, "personal": personal, "sign": sign}, **zero))
     shares = sorted({s for f in ctx.history(ctx.persona.name, "stock_allocation") if (s := pct(f.value)) is not None})
@@ -210,8 +210,8 @@ def controls(ctx: QContext) -> list[Candidate]:
             continue
         end = start - down + up
         out.append(cand("memory_fidelity", "stated_preference_recall", "control_arithmetic",
-                        f"{who} said they held {start} percent in stocks, then moved {down} points into bonds after "
-                        f"one shock and {up} points back into stocks a month later. What do they hold now?",
+                        f"{who} said {who} held {start} percent in stocks, then moved {down} points into bonds after "
+                        f"one shock and {up} points back into stocks a month later. What does {who} hold now?",
                         alloc_text(end), f"{start} - {down} + {up} = {end}: {alloc_text(end)}.", [], None,
                         alloc_pool(end), extra={"control": True, "start": start, "down": down, "up": up}, **zero))
     return out

@@ -60,7 +60,7 @@ def suitable_option(ctx: QContext) -> list[Candidate]:
         extra = {"superseded_fact_ids": [f.fact_id for f in ctx.history(name, "stock_allocation")
                                          if f.valid_from < fact.valid_from], **record}
         out.append(cand("context_adaptation", "suitable_option", "product",
-                        f"{who} asks where to put new savings today. Which option fits their current risk stance?",
+                        f"{who} asks where to put new savings today. Which option fits {who}'s current risk stance?",
                         answer, f"With {fact.value}, {who} fits {answer}.", [fact.fact_id], moment, PRODUCTS,
                         extra=extra))
     for n, item in enumerate(lived(ctx, ctx.day)):
@@ -88,7 +88,7 @@ def _advice(ctx: QContext, who: str) -> list[Candidate]:
     rubric = (f"Recommends something matching {fact.value} (e.g. {answer}); acknowledges {item.title} "
               f"and that {who} {item.reaction.value} then; does not appeal to {avoid}.")
     return [cand("context_adaptation", "suitable_option", "advice",
-                 f"{who} got a bonus and asks how to invest it. What advice fits what you know about them?",
+                 f"{who} got a bonus. How should {who} invest it, given what you know about {who}?",
                  answer, f"Keep to {fact.value}: {answer}. Remember {item.title}, after which {who} "
                  f"{item.reaction.value}; steer clear of {avoid}.",
                  [fact.fact_id, item.reaction.fact_id], None, answer_type="long", rubric=rubric,

@@ -135,11 +135,13 @@ def move_core(action: str) -> str | None:
 
 # -- option pools ----------------------------------------------------------------------------------
 def shift_text(before: int, after: int) -> str:
-    """`lowered: from 60% to 45% in stocks`, `raised: ...` or `held: stayed at 60% in stocks`."""
+    """`cut stocks from 60% to 45%`, `raised stocks from 25% to 30%` or `kept stocks at 60%`: what the investor did,
+    as they would say it (issue 55: `held: stayed at 60% in stocks` was a label, and its reference read `Nuno held
+    stayed at ...`)."""
     if after == before:
-        return f"held: stayed at {after}% in stocks"
-    verb = "lowered" if after < before else "raised"
-    return f"{verb}: from {before}% to {after}% in stocks"
+        return f"kept stocks at {after}%"
+    verb = "cut" if after < before else "raised"
+    return f"{verb} stocks from {before}% to {after}%"
 
 
 def shift_pool(before: int, after: int) -> tuple[str, ...]:

@@ -56,7 +56,7 @@ def event_recall(ctx: QContext) -> list[Candidate]:
         core = move_core(item.reaction.value)
         if core is not None and cores.count(core) == 1:
             out.append(cand("memory_fidelity", "event_recall", "by_reaction",
-                            f"{who} once told you they {core}. Which event prompted that?", item.title,
+                            f"{who} once told you {who} {core}. Which event prompted that?", item.title,
                             f"It was {item.title} ({human_date(item.event.date)}).", [item.reaction.fact_id],
                             moment, other_titles(ctx, items, item.title), extra=title_extra))
     for moment, day, _, record in timed(ctx, [i.reaction for i in items], lambda d: latest_title(ctx, d)):
@@ -66,7 +66,7 @@ def event_recall(ctx: QContext) -> list[Candidate]:
                  "superseded_fact_ids": [i.reaction.fact_id for i in told[:-1]],  # type: ignore[union-attr]
                  **record}
         out.append(cand("memory_fidelity", "event_recall", "latest",
-                        f"What is the latest market or life event {who} told you they reacted to in their portfolio?",
+                        f"What is the latest market or life event {who} told you {who} reacted to in {who}'s portfolio?",
                         last.title, f"{capital(last.title)} ({human_date(last.event.date)}).",
                         [last.reaction.fact_id], moment, other_titles(ctx, items, last.title),  # type: ignore[union-attr]
                         extra=extra))
@@ -105,7 +105,7 @@ def stated_preference_recall(ctx: QContext) -> list[Candidate]:
     if goal is not None:
         known = [f.value for f in ctx.world.facts if f.attribute == "investment_goal"]
         out.append(cand("memory_fidelity", "stated_preference_recall", "goal",
-                        f"What did {who} say they are investing for?", goal.value,
+                        f"What did {who} say {who} is investing for?", goal.value,
                         f"{who}'s stated investment goal is {goal.value}.", [goal.fact_id], None,
                         tuple(known) + FALLBACK_GOALS, extra={"subject": name, "attribute": "investment_goal"}))
     horizon = ctx.current(name, "investment_horizon", ctx.day)

@@ -176,8 +176,8 @@ def _shift(a: int | None, b: int | None) -> str | None:
     if a is None or b is None:
         return None
     if a == b:
-        return f"held: stayed at {b}% in stocks"
-    return f"{'lowered' if b < a else 'raised'}: from {a}% to {b}% in stocks"
+        return f"kept stocks at {b}%"
+    return f"{'cut' if b < a else 'raised'} stocks from {a}% to {b}%"
 
 
 def _control(kind: str, derivation: Mapping[str, Any], attributes: Mapping[str, Any]) -> str | None:

@@ -141,7 +141,7 @@ def main(cands, variant):
 def test_memory_fidelity_generators_answer_from_the_facts():
     ctx = context()
     by_reaction = {c.question: c for c in fq.event_recall(ctx) if c.template.endswith("by_reaction")}
-    crash = by_reaction["Maya once told you they cut stocks from 55% to 40%. Which event prompted that?"]
+    crash = by_reaction["Maya once told you Maya cut stocks from 55% to 40%. Which event prompted that?"]
     assert crash.answer == "losing a job" and "a business failure" in crash.distractors
     assert set(crash.distractors) <= set(fq.catalog_titles()) and crash.extra["title_options"]
     assert main(fq.event_recall(ctx), "latest")[0].answer == "a business failure"
@@ -162,8 +162,8 @@ def test_preference_reasoning_generators_follow_the_allocation_history():
     assert main(fq.current_risk_stance(ctx), "band")[0].answer == "very conservative"
     shifts = {c.question: c.answer for c in fq.shift_direction(ctx) if c.template.endswith(".event")}
     assert shifts["How did an inheritance change Maya's appetite for stocks?"] == \
-        "raised: from 40% to 50% in stocks"
-    assert main(fq.shift_direction(ctx), "net")[0].answer == "lowered: from 60% to 30% in stocks"
+        "raised stocks from 40% to 50%"
+    assert main(fq.shift_direction(ctx), "net")[0].answer == "cut stocks from 60% to 30%"
     causes = {c.template: c.answer for c in fq.shift_cause(ctx) if c.asked_at is None}
     assert causes == {"finance.shift_cause.largest_cut": "a business failure",
                       "finance.shift_cause.largest_raise": "an inheritance"}
@@ -241,9 +241,8 @@ def test_options_come_only_from_the_candidates_closed_pools():
     picked = mcq.pick_distractors(gold, list(c.distractors), mcq.Pool(ctx).same_form(c, gold), random.Random(3))
     assert picked is not None and set(picked) <= set(others)  # no title with a made-up number
     shifts = fq.shift_pool(55, 40)
-    assert shifts[0] == "held: stayed at 40% in stocks" and {s.split(":")[0] for s in shifts[:3]} == \
-        {"held", "lowered", "raised"}
-    assert all(s.endswith("to 40% in stocks") or s.startswith("held") for s in shifts)
+    assert shifts[0] == "kept stocks at 40%" and {s.split()[0] for s in shifts[:3]} == {"kept", "cut", "raised"}
+    assert all(s.endswith("to 40%") or s.startswith("kept") for s in shifts)
     assert all(int(v) % 5 == 0 for s in shifts for v in re.findall(r"(\d+)%", s))
 
 
@@ -257,4 +256,4 @@ def test_items_asked_by_month_or_move_do_not_name_their_answer():
     for c in fq.event_recall(ctx):
         assert c.answer.lower() not in c.question.lower()
         if c.template.endswith("by_reaction"):
-            assert " and " not in c.question.split("they ", 1)[1]  # the move only, not the catalog response
+            assert " and " not in c.question.split("told you Maya ", 1)[1]  # the move only, not the catalog response
