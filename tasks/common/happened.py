@@ -14,6 +14,7 @@ import string
 from functools import cache
 
 from schemas.world import Event, World
+from tasks.common.facttext import is_event_attribute
 from tasks.world.catalog import KINDS
 
 
@@ -47,27 +48,28 @@ def _fields(template: str) -> set[str]:
 
 @cache
 def unrealized_fields(kind: str | None) -> tuple[str, ...]:
-    """The plan fields only a positive outcome of `kind` brings about (the `dish` of a dinner out, a colleague's
-    `tip` at lunch, a hobby `goal` worked towards, a friend's news told at a visit): never said of an event of
-    this kind that did not take place. Fields its title or its negative outcome names are not among them."""
+    """The plan fields only a positive outcome of `kind` brings about: what was had there (the value of an event
+    attribute: the `dish` of a dinner out, a colleague's `tip` at lunch) and what was heard there (another
+    person's news told at a visit or on a call). Never said of an event of this kind that did not take place.
+    Fields its title or its negative outcome names are not among them, nor the persona's own state the plan only
+    carries forward (a hobby goal, a volunteering task)."""
     declared = KINDS.get(kind or "")
     if declared is None or declared.negative.took_place:
         return ()
 
-    def named(outcome) -> set[str]:
-        out: set[str] = set()
-        for spec in outcome.facts:
-            for part in (spec.attribute, spec.value, spec.subject, *spec.forms):
-                out |= _fields(part)
-        out |= _fields(outcome.matter.text) if outcome.matter else set()
-        return out
-    kept = _fields(declared.title) | named(declared.negative) | OWN_FIELDS
-    return tuple(sorted(named(declared.positive) - kept))
+    def named(specs) -> set[str]:
+        return {f for spec in specs for part in (spec.attribute, spec.value, spec.subject, *spec.forms)
+                for f in _fields(part)}
+
+    brought = [s for s in declared.positive.facts if s.subject != "persona" or is_event_attribute(s.attribute)]
+    negative = declared.negative
+    kept = _fields(declared.title) | named(negative.facts) | OWN_FIELDS
+    kept |= _fields(negative.matter.text) if negative.matter else set()
+    return tuple(sorted(named(brought) - kept))
 
 
-OWN_FIELDS = frozenset({"life_attribute", "occupation", "employer", "company", "role"})
-"""Plan fields that name no outcome: which attribute a person's news is about, and the persona's own job (what a
-retirement restates)."""
+OWN_FIELDS = frozenset({"life_attribute"})
+"""Plan fields that name no outcome: which attribute a person's news is about (`next_city`), not the news."""
 
 
 def outcome_phrase(valence: str, happened: bool) -> str:

@@ -57,7 +57,8 @@ def test_took_place_of_an_event_reads_the_plan_kind_when_its_own_is_not_the_cata
 def test_what_only_taking_place_brings():
     assert unrealized_fields("dinner_out") == ("dish",)
     assert unrealized_fields("colleague_lunch") == ("tip",)
-    assert "goal" in unrealized_fields("hobby_session")
+    assert unrealized_fields("friend_visit") == ("life_short", "life_value")  # the news heard at the visit
+    assert unrealized_fields("hobby_session") == ()  # a goal is the persona's own, kept from session to session
     assert unrealized_fields("doctor_visit") == ()  # took place: nothing to withhold
     assert unrealized_fields("retire") == ()  # the persona's own job is no outcome
 
