@@ -14,8 +14,8 @@ import string
 from functools import cache
 
 from schemas.world import Event, World
-from tasks.common.facttext import is_event_attribute
 from tasks.world.catalog import KINDS
+from tasks.world.ontology import ATTRIBUTES
 
 
 def outcome_took_place(kind: str | None, valence: str | None) -> bool:
@@ -61,7 +61,8 @@ def unrealized_fields(kind: str | None) -> tuple[str, ...]:
         return {f for spec in specs for part in (spec.attribute, spec.value, spec.subject, *spec.forms)
                 for f in _fields(part)}
 
-    brought = [s for s in declared.positive.facts if s.subject != "persona" or is_event_attribute(s.attribute)]
+    brought = [s for s in declared.positive.facts if s.subject != "persona" or s.attribute in ATTRIBUTES
+               and ATTRIBUTES[s.attribute].event]
     negative = declared.negative
     kept = _fields(declared.title) | named(negative.facts) | OWN_FIELDS
     kept |= _fields(negative.matter.text) if negative.matter else set()

@@ -29,6 +29,7 @@ from tasks.common.facttext import (
     persona_context,
     style_context,
 )
+from tasks.common.happened import took_place
 from tasks.common.rng import rng_for
 from tasks.common.timeutil import human_date, local_date
 from tasks.dialogue import livecheck
@@ -186,10 +187,17 @@ class SessionWriter(SplitHalves, EventViews, LateFixes):
             "detail": None if facts or topic.bullet is None else self.as_told(topic.bullet.text, topic),
             "when": topic.when.phrase if topic.when else None,
             "callback": ({"phrase": topic.callback.phrase, "title": topic.callback_title,
-                          "paraphrase": topic.callback_paraphrase} if topic.callback else None),
+                          "paraphrase": topic.callback_paraphrase, "took_place": self.happened(topic.callback)}
+                         if topic.callback else None),
             "intro": topic.intro, "continues": self.continues(topic),
             "distractors": [d.sentence for d in self.distractors],
         }
+
+    def happened(self, ref: TimeRef) -> bool:
+        """Whether the event a time reference names took place (tasks/common/happened.py): a callback to a
+        cancelled dinner says it was meant to happen, never that it did."""
+        event = next((e for e in self.world.events if e.event_id == ref.event_id), None)
+        return event is None or took_place(event, self.world)
 
     def continues(self, topic: Topic) -> bool:
         """True when the topic's event was announced earlier in this session: its opening goes on with it."""
