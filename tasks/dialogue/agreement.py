@@ -41,7 +41,7 @@ HAPPENED_CUES: tuple[tuple[str, str], ...] = (
     ("a review of it", r"\b(?:leave|leaving|left|write|writing|post|posting)\b[^.?!]{0,30}\breviews?\b|"
                        r"\bcomplain or review\b|\bcheck(?:ing)? reviews\b"),
     ("its staff", r"\bthe staff\b"),
-    ("asking how it was", r"\bhow (?:was|were) (?:it|that|the \w+|your \w+)\b(?! going)|"
+    ("asking how it was", r"\bhow (?:was|were) (?:it|that|the \w+|your \w+)\b(?! going)|\bwhat was it like\b|"
                           r"\bhow did (?:it|that|the \w+|your \w+) go\b"),
     ("that it went well", r"(?<!what )\bwent (?:really |so |very |pretty )?well\b|\bit was lovely\b|"
                           r"\bwent better than\b|\bmade my day\b|\bthe best part of\b"),
@@ -185,13 +185,43 @@ def history_findings(persona: Persona, world: World, corpus: Corpus) -> list[Fin
                 told[eid] += [(text, outcome) for outcome, cue in _OUTCOME.items() if cue.search(said)]
     for eid, tellings in told.items():
         found += outcome_findings(persona, events[eid], world, tellings)
+    found += table_findings(persona, world, corpus, events)
     return [f.model_copy(update={"finding_id": f"{persona.persona_id}-hist{n + 1:04d}"})
             for n, f in enumerate(found)]
 
 
+DONE_ROWS = ("tasks completed", "hours logged")
+"""Rows of a document's table that report work done (a project status report): zero for a plan that did not
+take place (a project put on hold before it began)."""
+
+
+def table_findings(persona: Persona, world: World, corpus: Corpus, events: dict[str, Event]) -> list[Finding]:
+    """`cancelled_event_as_happened` findings of document tables that report work done on an event that did not
+    take place."""
+    out = []
+    for doc in corpus.documents:
+        event = events.get(doc.event_id or "")
+        if event is None or took_place(event, world):
+            continue
+        done = [f"{row[0]} {row[1]}" for table in doc.tables for row in table.get("rows", [])
+                if len(row) > 1 and str(row[0]) in DONE_ROWS and isinstance(row[1], int | float) and row[1] > 0]
+        if done:
+            text = Text("document", doc.doc_id, "document", doc.body)
+            out.append(finding(persona, text, "cancelled_event_as_happened",
+                               f"document {doc.doc_id} about {event.event_id} ({event.kind}, which did not take "
+                               f"place) reports work done on it: {', '.join(done)}",
+                               "a plan that did not take place has nothing done (tasks/sources/reports.py)"))
+    return out
+
+
+def happened_cues(text: str) -> list[tuple[str, str]]:
+    """The HAPPENED_CUES `text` holds: (what it presupposes, the words that say it)."""
+    return [(what, m.group(0)) for what, cue in _HAPPENED for m in [cue.search(text)] if m]
+
+
 def happened_findings(persona: Persona, text: Text, event: Event, plan: Plan | None, said: str) -> list[Finding]:
     """`cancelled_event_as_happened` findings of one text about an event that did not take place."""
-    cues = [(what, m.group(0)) for what, cue in _HAPPENED for m in [cue.search(said)] if m]
+    cues = happened_cues(said)
     details = [f"{k} {str(v)!r}" for k, v in (plan.entity.items() if plan else ())
                if k in unrealized_fields(plan.kind if plan else None) and len(str(v)) > 3 and mentions(said, str(v))]
     if not cues and not details:

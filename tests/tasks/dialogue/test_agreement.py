@@ -151,3 +151,19 @@ def test_what_someone_else_did_or_nearly_happened_claims_nothing():
     assert history_findings(make_persona(), world(), corpus(CLEAN_TURNS + [aside], mentions=[other])) == []
     found = history_findings(make_persona(), world(), corpus(CLEAN_TURNS + [aside]))
     assert checks(found) == [("cancelled_event_as_happened", "dialogue", aside.turn_id)]
+
+
+def test_a_status_report_of_work_done_on_a_project_that_never_began_is_an_error():
+    on_hold = World(plans=[plan(4, "work_project", "kick off the Atlas project at work", {"project": "Atlas"})],
+                    events=[event(4, "work_project", "negative", "The Atlas project is on hold.")], facts=[],
+                    profile_ops=[], profile_snapshots=[])
+    report = Document(doc_id=f"{PID}-d0002", persona_id=PID, created_at=dt.datetime(2024, 3, 5, 17, tzinfo=TZ),
+                      source_type="report", format="md", title="Status report", body="# Status report",
+                      event_id=f"{PID}-e0004", kind="status_report",
+                      tables=[{"caption": "Project metrics", "columns": ["metric", "value"],
+                               "rows": [["tasks planned", 12], ["tasks completed", 0], ["hours logged", 0]]}])
+    assert history_findings(make_persona(), on_hold, Corpus(documents=[report])) == []
+    report.tables[0]["rows"][1][1] = 5
+    found = history_findings(make_persona(), on_hold, Corpus(documents=[report]))
+    assert checks(found) == [("cancelled_event_as_happened", "sources", report.doc_id)]
+    assert "tasks completed 5" in found[0].message
