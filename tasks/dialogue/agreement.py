@@ -51,7 +51,7 @@ HAPPENED_CUES: tuple[tuple[str, str], ...] = (
                           r"\b(?:been|was it) (?:good|the same) before\b"),
     ("a bad night or a bad experience there", r"\bbad (?:night|experience|meal|service)\b|"
                                               r"\bgood places have bad days\b|\bmay have been one of them\b"),
-    ("going back", r"\b(?:go|going|went|gone) back (?:to|there|when)\b|\bbefore going back\b|"
+    ("going back", r"\b(?:go|going|went|gone) back (?:to (?!what\b)|there\b|when\b)|\bbefore going back\b|"
                    r"\b(?:one more|another|a second) chance\b"),
     ("living up to hopes", r"\blive[ds]? up to\b|\bnot how (?:I|you)(?:'d| had| would)? pictured\b|"
                            r"\bhadn't happened like that\b|\bhad not happened like that\b"),
