@@ -371,6 +371,7 @@ class SessionWriter(SplitHalves, EventViews, LateFixes):
         dates = tuple(dict.fromkeys([topic.event.date] if topic.event else []) | dict.fromkeys(r.date for r in refs))
         scope = TurnScope(persona=self.persona, facts=self.facts, day=self.day, heard=heard,
                           documents=self.documents, topic_dates=dates, topic_text=self.topic_text(topic, refs),
+                          called_off=self.called_off_names(topic),
                           realized=frozenset(fid for fid, r in self.realized.items() if turn.role == "user"
                                              and (all(mentions(turn.text, p) for p in r.parts) or r.rest_parts
                                                   and all(mentions(turn.text, p) for p in r.rest_parts)))

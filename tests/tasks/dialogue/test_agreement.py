@@ -167,3 +167,14 @@ def test_a_status_report_of_work_done_on_a_project_that_never_began_is_an_error(
     found = history_findings(make_persona(), on_hold, Corpus(documents=[report]))
     assert checks(found) == [("cancelled_event_as_happened", "sources", report.doc_id)]
     assert "tasks completed 5" in found[0].message
+
+
+def test_the_dialogue_stage_regenerates_a_turn_presupposing_its_called_off_event_happened():
+    from tasks.dialogue.verify import called_off_problems
+
+    names = ("Kebab Corner", "Kim")
+    said = "I'm sorry the dinner fell through. Was it the same at Kebab Corner last time? Send Kim a message."
+    assert [p.check for p in called_off_problems(said, names)] == ["turn_presupposes_called_off"]
+    assert called_off_problems("Kebab Corner fell through. Is Kebab Corner easy to book again?", names) == []
+    assert called_off_problems(said, ()) == []  # the final verifier's scope: history_findings checks the history
+    assert called_off_problems("Casa Lola was lovely; how was it?", names) == []  # not about this event
