@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from schemas.profile import Persona
 from schemas.world import Event, Fact, Plan, World
+from tasks.common.happened import took_place
 from tasks.common.stateframes import state_clause
 from tasks.common.timeutil import human_date
 from tasks.world.ontology import ATTRIBUTES
@@ -286,12 +287,14 @@ def style_context(persona: Persona) -> dict[str, Any]:
     return persona.profile.personality.communication.model_dump()
 
 
-def event_context(event: Event, world: World) -> dict[str, str]:
-    """What happened, for prompts."""
+def event_context(event: Event, world: World) -> dict[str, Any]:
+    """What happened, for prompts: `took_place` False when the plan was called off, fell through or was refused
+    (tasks/common/happened.py), so nothing is written as if it had happened."""
     return {
         "title": event_title(event, world.plans),
         "date": human_date(event.date),
         "kind": event.kind,
         "valence": event.valence,
+        "took_place": took_place(event, world),
         "narrative": event.narrative,
     }

@@ -25,6 +25,7 @@ from tasks.common.facttext import (
     is_event_fact,
     story_events,
 )
+from tasks.common.happened import outcome_phrase, took_place
 from tasks.common.rng import rng_for
 from tasks.common.timeutil import local_date, local_datetime
 
@@ -156,7 +157,7 @@ def predecessor(fact: Fact, world: World) -> Fact | None:
 
 def bullet_text(fact: Fact, event: Event, world: World, persona: Persona) -> str:
     """`Maya's pet is now Biscuit (after: adopt a rescue dog named Biscuit; went well).`"""
-    outcome = "went well" if event.valence == "positive" else "went badly"
+    outcome = outcome_phrase(event.valence, took_place(event, world))
     return f"{capital(clause(fact, persona, 'third'))} (after: {event_title(event, world.plans)}; {outcome})."
 
 

@@ -29,6 +29,7 @@ from tasks.common.facttext import (
     persona_context,
     style_context,
 )
+from tasks.common.happened import took_place
 from tasks.common.rng import rng_for
 from tasks.common.timeutil import human_date, local_date
 from tasks.dialogue import livecheck
@@ -186,10 +187,17 @@ class SessionWriter(SplitHalves, EventViews, LateFixes):
             "detail": None if facts or topic.bullet is None else self.as_told(topic.bullet.text, topic),
             "when": topic.when.phrase if topic.when else None,
             "callback": ({"phrase": topic.callback.phrase, "title": topic.callback_title,
-                          "paraphrase": topic.callback_paraphrase} if topic.callback else None),
+                          "paraphrase": topic.callback_paraphrase, "took_place": self.happened(topic.callback)}
+                         if topic.callback else None),
             "intro": topic.intro, "continues": self.continues(topic),
             "distractors": [d.sentence for d in self.distractors],
         }
+
+    def happened(self, ref: TimeRef) -> bool:
+        """Whether the event a time reference names took place (tasks/common/happened.py): a callback to a
+        cancelled dinner says it was meant to happen, never that it did."""
+        event = next((e for e in self.world.events if e.event_id == ref.event_id), None)
+        return event is None or took_place(event, self.world)
 
     def continues(self, topic: Topic) -> bool:
         """True when the topic's event was announced earlier in this session: its opening goes on with it."""
@@ -363,6 +371,7 @@ class SessionWriter(SplitHalves, EventViews, LateFixes):
         dates = tuple(dict.fromkeys([topic.event.date] if topic.event else []) | dict.fromkeys(r.date for r in refs))
         scope = TurnScope(persona=self.persona, facts=self.facts, day=self.day, heard=heard,
                           documents=self.documents, topic_dates=dates, topic_text=self.topic_text(topic, refs),
+                          called_off=self.called_off_names(topic),
                           realized=frozenset(fid for fid, r in self.realized.items() if turn.role == "user"
                                              and (all(mentions(turn.text, p) for p in r.parts) or r.rest_parts
                                                   and all(mentions(turn.text, p) for p in r.rest_parts)))

@@ -8,6 +8,8 @@ from typing import Any
 
 from schemas.corpus import Turn
 from schemas.world import Fact, World
+from tasks.common.happened import took_place, unrealized_fields
+from tasks.dialogue.agreement import event_names
 from tasks.dialogue.mentions import Realization, turn_mentions
 from tasks.dialogue.topics import Topic
 from tasks.world.catalog import KINDS
@@ -69,15 +71,30 @@ class EventViews:
         if event is None or topic.intro:
             return None
         return {"kind": event.kind, "valence": event.valence if back is None else "neutral",
+                "took_place": took_place(event, self.world),  # a callback too: never asked `how was it`
                 "entity": self.title_fields(topic), "details": self.plan_details(topic),
                 "when": self.whens.get(event.event_id)}  # as the user said it this session
 
+    def called_off_names(self, topic: Topic) -> tuple[str, ...]:
+        """The names of the event a topic is about (the fact's a callback comes back to) when it did not take place
+        (its plan's places and people: tasks/dialogue/agreement.py event_names); empty when it did."""
+        back = self.facts.get((topic.recall or topic.fix).fact_id) if topic.recall or topic.fix else None
+        event = next((e for e in self.world.events if back and e.event_id == back.event_id), topic.event)
+        if event is None or topic.intro or took_place(event, self.world):
+            return ()
+        return tuple(event_names(event, next((p for p in self.world.plans if p.plan_id == event.plan_id), None)))
+
     def plan_details(self, topic: Topic) -> dict[str, str]:
         """All of the topic's plan fields, outcome too (the dish, the rash): the assistant remarks on one only once
-        the user has said it (narrators/details.py), a follow-up may add one not yet told (user_details.py)."""
+        the user has said it (narrators/details.py), a follow-up may add one not yet told (user_details.py). Of a
+        plan that did not take place, none that only its taking place brings (no dish for a cancelled dinner:
+        tasks/common/happened.py unrealized_fields)."""
         plan = self.plan_of(topic)
-        return self.as_said({k: str(v) for k, v in plan.entity.items() if k != "cause_event"}, topic
-                            ) if plan and not topic.intro else {}
+        if plan is None or topic.intro:
+            return {}
+        never = unrealized_fields(plan.kind) if topic.event and not took_place(topic.event, self.world) else ()
+        return self.as_said({k: str(v) for k, v in plan.entity.items() if k != "cause_event" and k not in never},
+                            topic)
 
     def plan_of(self, topic: Topic):
         """The plan behind the topic's event, or None."""

@@ -26,6 +26,10 @@ The rules (each a `Problem.check` name):
 - `upload_marker`: an opening user turn that shares documents contains `[Upload <doc_id>]` for each.
 - `assistant_length`: an assistant reply's word count is outside its category's range
   (tasks/dialogue/shape.py); the final verifier reports it as a warning.
+- `turn_presupposes_called_off`: in the dialogue stage, a turn about an event that did not take place
+  (`TurnScope.called_off`) whose sentences naming it carry a cue that it happened (a review, the staff, `how was
+  it`: tasks/dialogue/agreement.py HAPPENED_CUES) is regenerated; the final verifier leaves the scope empty, as
+  history_findings checks the whole history.
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ from schemas.profile import Persona
 from schemas.world import Fact, World
 from tasks.common.facttext import event_title, first_name, is_acronym, mentions
 from tasks.common.timeutil import local_date
+from tasks.dialogue.agreement import happened_cues
 from tasks.dialogue.relativetime import agrees, find, resolve
 from tasks.dialogue.shape import shape_of
 from tasks.sources.verify import Problem
@@ -76,6 +81,9 @@ class TurnScope:
     realized: frozenset[str] = frozenset()
     """Facts the turn says in other words (a recorded paraphrased, split, implied or corrected mention with its
     span): claimed without a surface form (`turn_carries_fact` takes the realizer's record)."""
+    called_off: tuple[str, ...] = ()
+    """The names of the topic's event (its plan's places and people) when it did not take place: a sentence
+    naming them may not presuppose it happened (`turn_presupposes_called_off`)."""
 
 
 def turn_problems(turn: Turn, scope: TurnScope) -> list[Problem]:
@@ -94,7 +102,20 @@ def turn_problems(turn: Turn, scope: TurnScope) -> list[Problem]:
         out += untold(forms, index, scope.heard)
     out += document_problems(turn, scope, forms)
     out += length_problems(turn)
+    out += called_off_problems(turn.text, scope.called_off)
     return out
+
+
+def called_off_problems(text: str, names: Sequence[str]) -> list[Problem]:
+    """`turn_presupposes_called_off` when a sentence of `text` naming the called-off event (`names`) carries a
+    cue that it happened."""
+    said = " ".join(s for s in _SENTENCES.split(text) if any(mentions(s, n) for n in names)) if names else ""
+    cues = happened_cues(said) if said else []
+    return [Problem("turn_presupposes_called_off", "the topic's event did not take place, but the turn presupposes "
+                    f"it happened: {'; '.join(f'{what} ({words!r})' for what, words in cues)}")] if cues else []
+
+
+_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
 def carries_fact(text: str, fact: Fact) -> bool:

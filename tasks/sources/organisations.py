@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from schemas.profile import Persona
 from schemas.world import Event, Fact, World
 from tasks.common.facttext import NOT_AN_EMPLOYER, must_include
+from tasks.common.happened import took_place
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,8 @@ class Writer:
 
 def writer_for(persona: Persona, world: World, event: Event, facts: list[Fact]) -> Writer | None:
     """The organisation `event` involved that would write to the persona about it, with the facts of `facts`
-    its records hold; None when the event involved none (or only a place without a name, `the park`)."""
+    its records hold; None when the event involved none (or only a place without a name, `the park`), and when the
+    plan did not take place and its records hold nothing of it (no receipt for a shop that never happened)."""
     plan = next((p for p in world.plans if p.plan_id == event.plan_id), None)
     sender = SENDERS.get(plan.kind) if plan is not None else None
     if plan is None or sender is None:
@@ -96,6 +98,8 @@ def writer_for(persona: Persona, world: World, event: Event, facts: list[Fact]) 
     if not proper(name) or (sender.notice == "work" and name.lower() in NOT_AN_EMPLOYER | {persona.name.lower()}):
         return None
     known = tuple(f for f in facts if f.attribute in sender.attributes)
+    if not known and not took_place(event, world):
+        return None
     return Writer(name[0].upper() + name[1:], sender.notice, sender.mailbox, known)
 
 

@@ -31,6 +31,7 @@ from tasks.common.facttext import (
     story_events,
     style_context,
 )
+from tasks.common.happened import took_place
 from tasks.common.rng import rng_for
 from tasks.common.timeutil import human_date, local_datetime
 from tasks.llm.gateway import CallSpec
@@ -221,11 +222,15 @@ def work_events(persona: Persona, world: World) -> list[Event]:
 
 
 def work_report(config: BuildConfig, persona: Persona, world: World, event: Event, n: int) -> ReportPlan:
-    """A project status report the day of a work event: metrics table and the event's facts."""
+    """A project status report the day of a work event: metrics table and the event's facts. A project that did
+    not take place (put on hold before it began: tasks/common/happened.py) has nothing done and no hours logged."""
     rng = rng_for(config.seed, persona.persona_id, STAGE, event.date, f"work:{event.event_id}")
     planned = rng.randint(8, 30)
     done = rng.randint(planned // 3, planned)
-    rows = [["tasks planned", planned], ["tasks completed", done], ["hours logged", rng.randint(20, 60)],
+    hours = rng.randint(20, 60)
+    if not took_place(event, world):
+        done, hours = 0, 0
+    rows = [["tasks planned", planned], ["tasks completed", done], ["hours logged", hours],
             ["open issues", rng.randint(0, 12)]]
     table = {"caption": "Project metrics", "columns": ["metric", "value"], "rows": rows}
     title = event_context(event, world)["title"]

@@ -34,6 +34,7 @@ CORE_KINDS: list[EventKind] = [
             Outcome(
                 (_fs("job_offer_withdrawn", "job offer from {company}", "{company}"),),
                 MatterSpec("job hunting after the {company} offer fell through", (21, 45)),
+                took_place=False,
             ),
             weight=1,
             yearly=T.change_jobs,
@@ -58,6 +59,7 @@ CORE_KINDS: list[EventKind] = [
             Outcome(
                 (_fs("move_fell_through", "move to {address}", "{address}"),),
                 MatterSpec("still looking for a new flat", (14, 40)),
+                took_place=False,
             ),
             weight=1,
             yearly=T.move_home,
@@ -74,7 +76,7 @@ CORE_KINDS: list[EventKind] = [
                 MatterSpec("house-training {pet_name}", (14, 30)),
             ),
             Outcome(
-                (_fs("adoption_refused", "adoption of {pet_name} the {pet_kind}", "{pet_name}"),)
+                (_fs("adoption_refused", "adoption of {pet_name} the {pet_kind}", "{pet_name}"),), took_place=False
             ),
             weight=1,
             long_share=0.6,
@@ -96,7 +98,7 @@ CORE_KINDS: list[EventKind] = [
                     "attending the {subject} course at {school}", (28, 70), clears="traits.preferences.course"
                 ),
             ),
-            Outcome((_fs("course_cancelled", "{subject} course at {school}"),)),
+            Outcome((_fs("course_cancelled", "{subject} course at {school}"),), took_place=False),
             cooldown=45,
             tags=tags("learning", "spending"),
         ),
@@ -108,7 +110,7 @@ CORE_KINDS: list[EventKind] = [
                 (_fs("gym", "{gym}", path="traits.preferences.gym"),),
                 health="feeling fitter since joining {gym}",
             ),
-            Outcome((_fs("gym_signup_failed", "{gym}"),)),
+            Outcome((_fs("gym_signup_failed", "{gym}"),), took_place=False),
             cooldown=90,
             tags=tags("sport", "spending"),
         ),
@@ -117,7 +119,7 @@ CORE_KINDS: list[EventKind] = [
             "buy a {vehicle}",
             E.draw_vehicle,
             Outcome((_fs("vehicle", "{vehicle}", "{model}", path="belongings[kind=vehicle]"),)),
-            Outcome((_fs("purchase_fell_through", "purchase of the {vehicle}", "{model}"),)),
+            Outcome((_fs("purchase_fell_through", "purchase of the {vehicle}", "{model}"),), took_place=False),
             weight=1,
             long_share=0.7,
             cooldown=180,
@@ -131,6 +133,7 @@ CORE_KINDS: list[EventKind] = [
             Outcome(
                 (_fs("trip_cancelled", "trip to {city}", "{city}"),),
                 MatterSpec("rebooking the trip to {city}", (7, 21)),
+                took_place=False,
             ),
             long_share=0.7,
             cooldown=21,
@@ -233,7 +236,8 @@ CORE_KINDS: list[EventKind] = [
                         "the visit for {occasion} because of {reason}",
                         subject="friend",
                     ),
-                )
+                ),
+                took_place=False,
             ),
             weight=3,
             long_share=0.4,
@@ -249,7 +253,7 @@ CORE_KINDS: list[EventKind] = [
                 (_fs("work_project", "{project} project"),),
                 MatterSpec("leading the {project} project", (30, 90)),
             ),
-            Outcome((_fs("project_on_hold", "{project} project"),)),
+            Outcome((_fs("project_on_hold", "{project} project"),), took_place=False),
             long_share=0.5,
             cooldown=45,
             requires=L.employed,

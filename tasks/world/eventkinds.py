@@ -70,7 +70,8 @@ class Outcome:
 
     facts: committed in the factual phase; removes: profile paths removed in the factual phase;
     matter, health, hobby (added to hobbies), drop_hobby (removed from hobbies), lifestyle: state phase;
-    constraint: a lasting restriction (critical outcomes)."""
+    constraint: a lasting restriction (critical outcomes); took_place: whether the planned thing happened at all
+    (see `took_place`)."""
 
     facts: tuple[FactSpec, ...]
     matter: MatterSpec | None = None
@@ -81,6 +82,13 @@ class Outcome:
     hobby: str | None = None
     drop_hobby: str | None = None
     lifestyle: str | None = None
+    took_place: bool = True
+    """False when this outcome means the plan did not happen at all: called off, fell through, refused, rained
+    off, turned away at the door, postponed, a call that never connected (`dinner_cancelled`, `move_fell_through`,
+    `adoption_refused`). True when it happened, well or badly (a bad visit, a race ended by an injury, a flu caught
+    on a family visit, a first date without a second). Narration, documents and the history checker
+    (tasks/dialogue/agreement.py) read it through tasks/common/happened.py: what did not take place has no staff,
+    no dish, no review and no "how was it"."""
 
 
 _ARTICLE = re.compile(r"\b(a|an) ([A-Za-z][\w'-]*)")

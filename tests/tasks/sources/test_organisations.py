@@ -65,3 +65,22 @@ def test_nobody_writes_when_no_organisation_and_no_one_close_would():
 def test_proper_names_sign_emails_and_descriptions_do_not():
     assert [proper(n) for n in ("the Old Mill", "Night Run 8K", "Paws & Whiskers", "Dr. Ruth Bennett")] == [True] * 4
     assert [proper(n) for n in ("the park", "the Saturday farmers' market", "self-employed", "")] == [False] * 4
+
+
+def test_no_receipt_for_a_shop_that_never_happened_but_a_booking_cancelled_is_confirmed():
+    world, course, _ = course_world(school="Maple Grocers", kind="weekly_shop")
+    plans = [p.model_copy(update={"entity": {"market": "Maple Grocers"}}) if p.plan_id == f"{PID}-pl0002" else p
+             for p in world.plans]
+    world = world.model_copy(update={"plans": plans})
+    wasted = event_of(world).model_copy(update={"kind": "weekly_shop", "valence": "negative"})
+    assert writer_for(make_persona(), world, wasted, []) is None  # a wasted trip: the shop holds no record of it
+    done = wasted.model_copy(update={"valence": "positive"})
+    assert writer_for(make_persona(), world, done, []).notice == "receipt"
+    plans = [p.model_copy(update={"kind": "dinner_out", "entity": {"restaurant": "Kebab Corner"}})
+             if p.plan_id == f"{PID}-pl0002" else p for p in world.plans]
+    dinner = world.model_copy(update={"plans": plans})
+    cancelled = course.model_copy(update={"attribute": "dinner_cancelled", "value": "dinner at Kebab Corner",
+                                          "surface_forms": ["dinner at Kebab Corner"]})
+    off = wasted.model_copy(update={"kind": "dinner_out"})
+    writer = writer_for(make_persona(), dinner, off, [cancelled])
+    assert writer is not None and writer.facts == (cancelled,)  # it holds the cancellation: it confirms it

@@ -183,3 +183,20 @@ def test_a_training_log_lists_the_sessions_that_happened_and_each_section_says_s
         paragraphs = [p for p in doc.body.split("\n") if "?" in p]
         answers = [p.split("?", 1)[1] for p in paragraphs]
         assert len(set(answers)) == len(answers), (doc.doc_id, answers)
+
+
+def test_a_project_put_on_hold_before_it_began_reports_nothing_done():
+    from tasks.sources.reports import work_report
+    from tests.tasks.worldfixture import PID, make_config, make_persona, make_world
+
+    world = make_world()
+    plans = [p.model_copy(update={"kind": "work_project", "title": "kick off the Atlas project at work",
+                                  "entity": {"project": "Atlas", "employer": "Brightwave Labs"}})
+             if p.plan_id == f"{PID}-pl0004" else p for p in world.plans]
+    world = world.model_copy(update={"plans": plans})
+    event = next(e for e in world.events if e.event_id == f"{PID}-e0004").model_copy(update={"kind": "work_project"})
+    rows = lambda e: dict(work_report(make_config(), make_persona(), world, e, 0).table["rows"])  # noqa: E731
+    on_hold = rows(event)  # negative: the project is on hold
+    assert on_hold["tasks completed"] == 0 and on_hold["hours logged"] == 0 and on_hold["tasks planned"] > 0
+    kicked_off = rows(event.model_copy(update={"valence": "positive"}))
+    assert kicked_off["tasks completed"] > 0 and kicked_off["hours logged"] >= 20

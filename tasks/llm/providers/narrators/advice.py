@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from tasks.common.facttext import mentions
-from tasks.llm.providers.narrators.lexicon import STEPS, Step
+from tasks.llm.providers.narrators.lexicon import CALLED_OFF, STEPS, Step
 from tasks.llm.providers.narrators.steps_more import MORE
 
 PERSONAL: dict[str, str] = {
@@ -51,6 +51,7 @@ PERSONAL: dict[str, str] = {
     "go at a different time of day": "go to {place} at a different time of day",
     "check opening times or book ahead next time": "check {place}'s opening times or book ahead next time",
     "have a second option nearby": "have a second option near {place}",
+    "keep the place on your list for another time": "keep {place} on your list for another time",
     "leave a short review": "leave {place} a short review",
     "check reviews before going back": "check reviews of {place} before going back",
     "try somewhere new nearby instead": "try somewhere new near {place} instead",
@@ -179,4 +180,6 @@ def steps_for(domain: str, kind: str | None, entity: dict[str, Any] | None) -> d
     elif kind == "hobby_session" and hobby and hobby not in MAKING:
         key = "practice"
     steps = ACTIVITY_STEPS.get(key) or STEPS[key]
-    return {tone: tuple(steps[tone]) + MORE.get(key, {}).get(tone, ()) for tone in ("positive", "negative")}
+    out = {tone: tuple(steps.get(tone, ())) + MORE.get(key, {}).get(tone, ())
+           for tone in ("positive", "negative", CALLED_OFF)}
+    return {tone: found for tone, found in out.items() if found}  # `called_off` only where the area has one

@@ -13,6 +13,7 @@ import random
 import re
 
 from tasks.common.facttext import says_value
+from tasks.llm.providers.narrators.lexicon import BAD
 from tasks.llm.providers.narrators.realize import capital, gerund, second_person
 
 ANSWERS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
@@ -66,7 +67,7 @@ ANSWERS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
       "Not a lot, honestly; the only risk with {h} is overdoing it early on."),
      ("Mostly, don't let {h} decide how you feel about trying again.",
       "The main thing is not to read too much into {h}.",
-      "Mainly, don't let one bad experience with {h} put you off for good.")),
+      "Mainly, don't let one setback with {h} put you off for good.")),
     (r"\bi should (?P<t>.+?) again soon\b|\bwould you (?P<t2>.+?) again in my place\b|\btrying to (?P<t3>.+?) again\b"
      r"|\btry to (?P<t4>.+?) another time\b|\bagain soon\b|\bagain in my place\b|\banother time\b",
      ("Yes, I would {t} again: it went well, so there's every reason to.",
@@ -116,12 +117,12 @@ def direct_answer(question: str, tone: str, handle: str, rng: random.Random,
         done = next((g for k, g in found.groupdict().items() if k.startswith("t") and g), None)
         if done and says_value(done, values):
             done = None  # what they did names a value they told: answered by the handle, not said back whole
-        options = bad if tone == "negative" else good
+        options = bad if tone in BAD else good
         if done is not None:  # what they did, said back, where an answer can
             options = tuple(o for o in options if "{t" in o or "{T" in o) or options
         else:
             options = tuple(o for o in options if "{t" not in o and "{T" not in o) or (
-                NO_DEED_GOOD if tone != "negative" else NO_DEED_BAD)
+                NO_DEED_GOOD if tone not in BAD else NO_DEED_BAD)
         vp = second_person(done.strip(" ,")) if done else ""
         answers = [o.format(h=handle, t=vp, t_ing=gerund(vp) if vp else "", T_ing=capital(gerund(vp)) if vp else "")
                    for o in options]

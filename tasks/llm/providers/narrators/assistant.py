@@ -34,12 +34,14 @@ from tasks.llm.providers.narrators.docnotes import doc_notes, doc_phrase
 from tasks.llm.providers.narrators.engage import HEDGES, questions, recalled, responses, user_sentences
 from tasks.llm.providers.narrators.lexicon import (
     ASK_INTENTS,
+    CALLED_OFF,
     CATEGORY_STEPS,
     attribute_domain,
     domain_of,
     handle_of,
     short_handle,
     specific_handle,
+    tone_key,
 )
 from tasks.llm.providers.narrators.observations import observation
 from tasks.llm.providers.narrators.openings import BACK_REFS, answer_lead, followup_reaction, offers_for, reaction
@@ -147,7 +149,7 @@ def step_pool(steps: dict[str, tuple[tuple[str, str], ...]], tone: str, category
     """The suggestions that fit: the event's area of life and outcome first, then the kind of talk's, shuffled
     within each group; `{np}` filled with the event's handle, and the first three that can be said about the event's
     person or place so when the user has named them (`parties`, advice.py)."""
-    first = list(steps["negative" if tone == "negative" else "positive"])
+    first = list(steps[tone_key(tone, steps)])
     second = list(CATEGORY_STEPS.get(category, ()))
     rng.shuffle(first)
     rng.shuffle(second)
@@ -298,6 +300,8 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
         return {"text": intro_reply(context, rng)}
     event = context.get("event") or {}
     tone = context.get("tone") or "neutral"
+    if event.get("took_place") is False:  # called off, even when called back to: nothing said as if it happened
+        tone = CALLED_OFF
     message, mentioned = context["user_message"], list(context.get("mentioned") or [])
     values = list(context.get("told_values") or []) + list(context.get("avoid") or [])  # avoid: said untold
     handle = known_handle(event, message, list(context.get("history") or []), rng, values)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+from tasks.llm.providers.narrators.lexicon import BAD, CALLED_OFF
 from tasks.llm.providers.narrators.realize import capital
 
 TAKEN_QUESTIONS = ("When do you think you'll get round to {t}?", "What might get in the way of {t}?",
@@ -65,9 +66,10 @@ def followup_question(tone: str, category: str, handle: str, intent: str | None,
                                  f"How much notice do you need for {handle}?"), before))
     if named and rng.random() < 0.4:
         m = rng.choice(named)
-        return rng.choice(fresh((f"How do you feel about {m} now?", f"What was it like with {m}?",
-                                 f"Is {m} something you want to keep?"), before))
-    if tone == "negative":
+        how = () if tone == CALLED_OFF else (f"What was it like with {m}?",)  # not of what never happened
+        return rng.choice(fresh((f"How do you feel about {m} now?", *how, f"Is {m} something you want to keep?"),
+                                before))
+    if tone in BAD:
         return rng.choice(fresh((f"Do you want to try {handle} again, or leave it for now?",
                                  f"How are you feeling about {handle} now?",
                                  f"Is there anything about {handle} I can help you sort out first?",

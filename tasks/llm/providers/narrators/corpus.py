@@ -24,10 +24,12 @@ CONTRACTIONS = {
     "What's": "What is", "that's": "that is", "That's": "That is", "won't": "will not", "isn't": "is not",
 }
 EMAIL_SUBJECTS = {
-    "outgoing": ("{T}", "News: {t}", "Quick update", "Guess what I did", "About my plan to {t}"),
+    "outgoing": ("{T}", "News: {t}", "Quick update", "About my plan to {t}"),
     "incoming": ("Re: {t}", "Heard your news", "Checking in", "Re: your plan to {t}"),
     "reply": ("Re: {t}",),
 }
+DONE_SUBJECTS = {"outgoing": ("Guess what I did",)}
+"""Subjects that say the plan was carried out: only for an event that took place and went well."""
 EMAIL_OPENINGS = {
     "outgoing": ("I hope you're doing well.", "Hope your week is going okay.",
                  "I wanted to fill you in on something."),
@@ -74,6 +76,7 @@ NOTICE_FILLER = ("Please keep this email for your records.", "We look forward to
                  "If anything has changed, just reply to this email.")
 NOTICES = {
     "booking": {"subject": ("Your visit to {s}", "Your booking at {s}", "{s}: your reservation"),
+                "subject_called_off": ("Your booking at {s}", "{s}: your reservation", "{s}: booking cancelled"),
                 "positive": ("Thank you for choosing {s}.", "It was a pleasure to have you with us at {s}."),
                 "negative": ("We are sorry your plans with us changed.", "We are writing about your booking at {s}.")},
     "tickets": {"subject": ("Your tickets from {s}", "{s}: booking confirmation", "Your order at {s}"),
@@ -92,6 +95,7 @@ NOTICES = {
                     "negative": ("This is a summary of your appointment.",
                                  "Thank you for coming in; we know it was not the news you hoped for.")},
     "rota": {"subject": ("Volunteering with {s}", "{s}: volunteer update", "Thank you from {s}"),
+             "subject_called_off": ("Volunteering with {s}", "{s}: volunteer update", "{s}: about your shift"),
              "positive": ("Thank you for offering your time to {s}.", "We are so glad you could help out."),
              "negative": ("Thank you for offering your time to {s}.", "We are writing about your offer to help.")},
     "results": {"subject": ("Your {s} result", "{s}: official results", "Thank you for running {s}"),
@@ -105,7 +109,8 @@ NOTICES = {
              "negative": ("Thank you for your time this week.", "Following our conversation, a short update.")},
 }
 """Per kind of notice an organisation sends (tasks/sources/organisations.py): subject lines and openings by the
-event's outcome, `{s}` the organisation."""
+event's outcome, `{s}` the organisation; `subject_called_off`, where the usual subjects presuppose the plan took
+place (`Your visit to ...`), for one that did not (the context's `took_place`)."""
 SIGNOFFS = {"outgoing": ("Talk soon,", "Love,", "Best,", "Cheers,"), "incoming": ("Take care,", "Hugs,",
                          "Best,"),
             "organisation": ("Kind regards,", "Sincerely,", "Best regards,"),
@@ -164,7 +169,12 @@ def email(context: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     direction, event = context["direction"], context["event"]
     title, org = event["title"], context["sender"]["name"]
     notice = NOTICES[context.get("notice") or "booking"] if direction == "organisation" else None
-    subjects = notice["subject"] if notice else EMAIL_SUBJECTS[direction]
+    done = event.get("took_place", True) and event["valence"] == "positive"
+    if notice:
+        subjects = notice.get("subject_called_off", notice["subject"]) if not event.get("took_place", True) \
+            else notice["subject"]
+    else:
+        subjects = EMAIL_SUBJECTS[direction] + (DONE_SUBJECTS.get(direction, ()) if done else ())
     subject = rng.choice(subjects).format(t=title, T=capital(title), s=org)
     opening = rng.choice(notice[event["valence"]]).format(s=org) if notice else rng.choice(EMAIL_OPENINGS[direction])
     body = "\n\n".join([email_greeting(context), opening, email_core(context, rng), email_filler(context, rng),

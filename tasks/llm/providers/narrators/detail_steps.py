@@ -15,6 +15,7 @@ import random
 from typing import Any
 
 from tasks.llm.providers.narrators.details import forms, told_details
+from tasks.llm.providers.narrators.lexicon import BAD
 
 Step = tuple[str, str]
 
@@ -85,8 +86,7 @@ def detail_steps(entity: dict[str, Any] | None, seen: str, tone: str, values: li
     told = told_details(entity, seen, values, FIELD_STEPS)
     out: list[Step] = []
     for key, value in told.items():
-        steps = FIELD_STEPS[key].get("any", ()) + FIELD_STEPS[key].get("negative" if tone == "negative" else
-                                                                        "positive", ())
+        steps = FIELD_STEPS[key].get("any", ()) + FIELD_STEPS[key].get("negative" if tone in BAD else "positive", ())
         words = forms(value)
         out += [(vp.format(**words), reason) for vp, reason in steps]
     if rng is not None:

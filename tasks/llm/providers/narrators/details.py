@@ -20,6 +20,7 @@ from typing import Any
 import inflect
 
 from tasks.common.facttext import mentions, says_value
+from tasks.llm.providers.narrators.lexicon import BAD
 from tasks.llm.providers.narrators.realize import bare, capital, second_person
 
 _ENGINE = inflect.engine()
@@ -164,7 +165,7 @@ def remarks(details: dict[str, str], tone: str, rng: random.Random, before: str 
     keys = list(details)
     rng.shuffle(keys)
     for key in keys:
-        frames = FIELDS[key].get("any", ()) + FIELDS[key].get("negative" if tone == "negative" else "positive", ())
+        frames = FIELDS[key].get("any", ()) + FIELDS[key].get("negative" if tone in BAD else "positive", ())
         said = [f.format(**forms(details[key])) for f in frames]
         fresh = [s for s in said if not _said(s, before)]
         if fresh:
@@ -178,7 +179,7 @@ def asks(details: dict[str, str], tone: str, rng: random.Random, before: str = "
     """Questions about the told details not asked yet in the session, shuffled."""
     out = []
     for key, value in details.items():
-        frames = FIELDS[key].get("ask_any", ()) + (FIELDS[key].get("ask", ()) if tone != "negative" else ())
+        frames = FIELDS[key].get("ask_any", ()) + (FIELDS[key].get("ask", ()) if tone not in BAD else ())
         out += [q for q in (f.format(**forms(value)) for f in frames) if not _said(q, before)]
     rng.shuffle(out)
     return out

@@ -22,6 +22,7 @@ import random
 import re
 
 from tasks.common.facttext import says_value
+from tasks.llm.providers.narrators.lexicon import BAD, CALLED_OFF
 from tasks.llm.providers.narrators.realize import capital, second_person, uncap
 
 _FEELING = re.compile(
@@ -30,7 +31,8 @@ _FEELING = re.compile(
     r"(?P<what>.+)$", re.IGNORECASE)
 _SECOND_THOUGHT = re.compile(
     r"^(?:I don't want|I do not want|I keep|I'm trying not|I am trying not|I'd rather|I would rather|I just hope|"
-    r"I told myself|Part of me|I'd like|I would like|I was smiling|I'll bounce back|I can't stop)\b|"
+    r"I told myself|Part of me|I'd like|I would like|I was smiling|I'll bounce back|I can't stop|I wish|"
+    r"I'd really|I had really)\b|"
     r"\b(?:still bothers me|threw me off|put a dent|not how I'd pictured|still feels new|made my day|"
     r"put me in a good mood|felt like a small reward|best part of the week|went better than I hoped)\b",
     re.IGNORECASE)
@@ -139,8 +141,8 @@ def response(statement: str, tone: str, rng: random.Random) -> str:
     s = re.sub(r"^you just\b", "you", second_person(body))
     negative = bool(_NEGATIVE.search(body))
     if _SECOND_THOUGHT.search(body):
-        frames = THOUGHT_FRAMES["negative" if negative or tone == "negative" else "positive"]
-    elif negative or tone == "negative":
+        frames = THOUGHT_FRAMES["negative" if negative or tone in BAD else "positive"]
+    elif negative or tone in BAD:
         frames = TOLD_FRAMES["negative"]
     else:
         frames = TOLD_FRAMES["positive" if tone == "positive" else "neutral"]
@@ -215,10 +217,17 @@ QUESTIONS: dict[str, tuple[str, ...]] = {
     "place_negative": ("Was it {place} itself, or just the timing?", "Had {place} been good before?",
                        "Would you give {place} another try?", "Is there somewhere else near {place} you like?",
                        "Was {place} unusually busy{when}?", "Was it the same at {place} last time?"),
+    "person_called_off": ("Have you heard from {person} since?", "Did {person} say what came up?",
+                          "Is {person} keen to rearrange?", "How do things stand with {person} now?",
+                          "Is it easy to find a date that suits {person}?"),
+    "place_called_off": ("Is {place} easy to book again?", "Would you still like to try {place} another time?",
+                         "Is there somewhere else near {place} you like?",
+                         "Had you been looking forward to {place} for a while?",
+                         "Can you get into {place} at short notice?"),
 }
 """Questions about the event's own person or place (`{person}` a first name, `{place}` a name the user used;
 `{at}` and `{since}` the occasion or its time, or nothing: OCCASIONS; `{when}` the time the user said, `that
-day` or nothing)."""
+day` or nothing); `_called_off` for a plan that did not take place (no `last time`, no `another try`)."""
 
 OCCASIONS = {"colleague_lunch": "at lunch", "dinner_out": "at dinner", "family_call": "on the call",
              "relationship_talk": "during the talk", "first_date": "on the date", "visit_family": "during the visit",
@@ -248,7 +257,8 @@ def questions(parties: dict[str, str], tone: str, rng: random.Random, said: str 
     slots = occasion_slots(kind, when, rng)
     for key in ("person", "place"):
         if key in parties:
-            bank = QUESTIONS[f"{key}_negative" if tone == "negative" else key]
+            bank = QUESTIONS[f"{key}_called_off" if tone == CALLED_OFF else f"{key}_negative" if tone in BAD
+                             else key]
             out += [q.format(**parties, **slots) for q in bank  # asked once, whatever it was set in
                     if q.format(**parties, at="\0", since="\0", when="\0").split("\0")[0].rstrip("?").lower()
                     not in said]

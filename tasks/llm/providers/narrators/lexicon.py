@@ -7,7 +7,25 @@ here is a finished sentence.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from tasks.llm.providers.narrators.realize import bare
+
+CALLED_OFF = "called_off"
+"""The tone of a reply about an event that did not take place (the context's `took_place`, tasks/common/happened.py):
+a table keyed by outcome gives its `called_off` entry when it has one (what fits a plan that never happened: rebook,
+rearrange, no staff, no review, no `last time`), else its `negative` one, which then fits both."""
+BAD = frozenset({"negative", CALLED_OFF})
+"""The tones after a setback: the plan went badly or did not happen."""
+
+
+def tone_key(tone: str, table: Mapping[str, Any]) -> str:
+    """The key of `table` (keyed by outcome) that fits `tone`: `called_off` when called off and the table has one,
+    `negative` after any setback, else `positive`."""
+    if tone == CALLED_OFF and CALLED_OFF in table:
+        return CALLED_OFF
+    return "negative" if tone in BAD else "positive"
 
 HANDLES: dict[str, str] = {
     "new_job": "the new job", "move_flat": "the move", "adopt_pet": "the adoption", "start_course": "the course",
@@ -212,6 +230,14 @@ STEPS: dict[str, dict[str, tuple[Step, ...]]] = {
             ("set a smaller goal for the next two weeks", "it keeps you moving without pressure"),
             ("stretch and rest properly for a few days", "a setback is no reason to get injured"),
         ),
+        CALLED_OFF: (
+            ("find out exactly what stopped the sign-up", "it is often a quick fix"),
+            ("ask for the problem in writing", "it is easier to sort out"),
+            ("try a different time or place", "a small change can make it work"),
+            ("look for a trial session somewhere else", "you can compare places before you commit"),
+            ("keep moving in the meantime with walks or runs", "you will not lose your fitness"),
+            ("ask whether there is a waiting list", "places open up"),
+        ),
     },
     "hobby": {
         "positive": (
@@ -310,6 +336,15 @@ STEPS: dict[str, dict[str, tuple[Step, ...]]] = {
             ("give the place one more chance at a quieter time", "a bad night can be a one-off"),
             ("tell the staff what went wrong", "good places want to know"),
         ),
+        CALLED_OFF: (
+            ("rebook {np} for a date that suits everyone", "a plan with a date is more likely to happen"),
+            ("cancel the booking properly if it is still open", "the table can go to someone else"),
+            ("send a friendly message to rearrange", "it shows you still care about meeting"),
+            ("keep the place on your list for another time", "it will still be there"),
+            ("cook something you like at home instead", "the evening is not lost"),
+            ("pick a back-up evening when you rebook", "one change of plan will not undo it"),
+            ("let {np} go without reading too much into it", "plans change all the time"),
+        ),
     },
     "culture": {
         "positive": (
@@ -344,6 +379,14 @@ STEPS: dict[str, dict[str, tuple[Step, ...]]] = {
             ("plan something easy and kind for the next few days", "it resets the mood"),
             ("write down what you want to say", "it keeps you calm"),
         ),
+        CALLED_OFF: (
+            ("pick a new evening together while you are both keen", "it shows you both still want it"),
+            ("do something simple at home together instead", "time together does not need a booking"),
+            ("have a backup plan for the next evening out", "one hitch will not cancel it again"),
+            ("tell them you were looking forward to it", "it means a lot to hear"),
+            ("keep the next evening out simple", "simple plans are easier to keep"),
+            ("put the new date in both your calendars", "it actually happens"),
+        ),
     },
     "errand": {
         "positive": (
@@ -364,7 +407,8 @@ STEPS: dict[str, dict[str, tuple[Step, ...]]] = {
         ),
     },
 }
-"""Area of life -> outcome -> the steps the assistant can suggest ({np}: the event's handle)."""
+"""Area of life -> outcome -> the steps the assistant can suggest ({np}: the event's handle); `called_off`, where
+the area has one, for a plan that did not take place (its `negative` steps presuppose it did: a review, the staff)."""
 
 CATEGORY_STEPS: dict[str, tuple[Step, ...]] = {
     "scheduling": (

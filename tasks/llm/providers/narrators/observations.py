@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import random
 
+from tasks.llm.providers.narrators.lexicon import CALLED_OFF, tone_key
+
 OBSERVATIONS: dict[str, dict[str, tuple[str, ...]]] = {
     "work": {
         "positive": ("Things like {h} tend to shape how the next few months at work feel.",
@@ -54,6 +56,11 @@ OBSERVATIONS: dict[str, dict[str, tuple[str, ...]]] = {
                      "It's annoying when {h} doesn't live up to what you hoped.",
                      "An outing like {h} going wrong takes the shine off the day.",
                      "Even good places have bad days, and {h} may have been one of them."),
+        CALLED_OFF: ("A plan like {h} falling through can leave a gap in the evening.",
+                     "Evenings out get called off for all sorts of ordinary reasons, and {h} will keep.",
+                     "It's a shame when {h} doesn't happen after you'd been looking forward to it.",
+                     "You can always try {place} another night.",
+                     "A cancelled plan like {h} is usually easy to rebook."),
     },
     "hobby": {
         "positive": ("Sessions like {h} are where progress quietly adds up.",
@@ -79,6 +86,9 @@ OBSERVATIONS: dict[str, dict[str, tuple[str, ...]]] = {
                      "It's frustrating when {h} doesn't work out after you made the effort.",
                      "A hiccup like {h} rarely matters much in the long run.",
                      "Bodies have off days, and {h} sounds like one of them."),
+        CALLED_OFF: ("It's frustrating when {h} doesn't work out after you made the effort.",
+                     "A hitch like {h} is usually about paperwork, not about you.",
+                     "Getting started with something like {h} often takes two tries."),
     },
     "learning": {
         "positive": ("Starting something like {h} takes more courage than people admit.",
@@ -129,6 +139,10 @@ OBSERVATIONS: dict[str, dict[str, tuple[str, ...]]] = {
                      "Plans with {person} falling through can feel personal even when they aren't.",
                      "It's disappointing when {h} doesn't work out the way you pictured.",
                      "One evening like {h} going wrong says little about the rest."),
+        CALLED_OFF: ("Plans with {person} falling through can feel personal even when they aren't.",
+                     "It's a shame when {h} doesn't happen after you'd both been looking forward to it.",
+                     "An evening like {h} is easy to rebook once things settle.",
+                     "A cancelled evening says nothing about how the two of you are."),
     },
     "errand": {
         "positive": ("A routine like {h} going smoothly frees up the rest of the day.",
@@ -138,6 +152,10 @@ OBSERVATIONS: dict[str, dict[str, tuple[str, ...]]] = {
                      "Getting something like {h} out of the way makes the rest of the week lighter."),
         "negative": ("A wasted trip like {h} eats into time you don't get back.",
                      "It's irritating when {place} lets you down on something so ordinary.",
+                     "Errands like {h} going wrong are small, but they add up.",
+                     "Ordinary jobs like {h} are the most annoying to see go wrong.",
+                     "Something as routine as {h} shouldn't be this much effort."),
+        CALLED_OFF: ("A wasted trip like {h} eats into time you don't get back.",
                      "Errands like {h} going wrong are small, but they add up.",
                      "Ordinary jobs like {h} are the most annoying to see go wrong.",
                      "Something as routine as {h} shouldn't be this much effort."),
@@ -173,13 +191,15 @@ OBSERVATIONS: dict[str, dict[str, tuple[str, ...]]] = {
                      "Missing out on something like {h} stings more when you'd been counting down."),
     },
 }
-"""Area of life -> outcome -> observations (`{h}` the event's handle; `{person}`, `{place}` only when named)."""
+"""Area of life -> outcome -> observations (`{h}` the event's handle; `{person}`, `{place}` only when named);
+`called_off` where an area's negative ones presuppose the plan happened (a bad night at the place)."""
 
 
 def observation(domain: str, tone: str, handle: str, parties: dict[str, str], rng: random.Random,
                 said: str = "") -> str | None:
     """One observation about the news that the reply's window has not said already (`said`), or None."""
-    frames = OBSERVATIONS.get(domain, OBSERVATIONS["social"])["negative" if tone == "negative" else "positive"]
+    table = OBSERVATIONS.get(domain, OBSERVATIONS["social"])
+    frames = table[tone_key(tone, table)]
     usable = [f for f in frames if all("{" + k + "}" not in f or k in parties for k in ("person", "place"))]
     options = [f.format(h=handle, **parties) for f in usable]
     options = [o for o in options if o.lower() not in said]

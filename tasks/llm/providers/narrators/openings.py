@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from tasks.llm.providers.narrators.lexicon import BAD, CALLED_OFF
 from tasks.llm.providers.narrators.realize import capital
 
 CONGRATULATED = frozenset({"new_job", "move_flat", "adopt_pet", "start_course", "join_gym", "buy_vehicle", "run_race",
@@ -37,6 +38,11 @@ def reaction(tone: str, kind: str, category: str, handle: str, name: str, rng: r
                            f"That sounds like a lovely result for {h}.", f"{H} sounds wonderful, {name}!",
                            f"How lovely that {h} went so well.", f"What good news about {h}, {name}.",
                            f"Oh, I'm pleased to hear about {h}!", f"{H} sounds like a real highlight."))
+    if tone == CALLED_OFF:  # it did not take place: nothing about how it went
+        return rng.choice((f"I'm sorry {h} fell through.", f"Oh no, {name}, what a shame about {h}.",
+                           f"That's a shame about {h}.", f"I'm sorry, {name}, {h} sounds disappointing.",
+                           f"What a pity about {h}.", f"Oh, {name}, that's rotten luck with {h}.",
+                           f"I'm sorry to hear about {h}.", f"I'm sorry {h} didn't happen, {name}."))
     if tone == "negative":
         return rng.choice((f"I'm sorry {h} didn't go the way you hoped.", f"Oh no, {name}, {h} sounds frustrating.",
                            f"That's a shame about {h}.", f"I'm sorry, {name}, {h} sounds disappointing.",
@@ -85,7 +91,7 @@ intent, after a setback); a lead ending in a colon introduces the steps."""
 
 def answer_lead(intent: str | None, tone: str, handle: str, rng: random.Random) -> str | None:
     """The sentence that answers the question directly, before the steps."""
-    key = intent if intent in ANSWER_LEADS else "negative" if tone == "negative" else None
+    key = intent if intent in ANSWER_LEADS else "negative" if tone in BAD else None
     return rng.choice(ANSWER_LEADS[key]).format(h=handle) if key else None
 
 

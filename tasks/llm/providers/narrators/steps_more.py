@@ -9,7 +9,7 @@ once the user has told it.
 
 from __future__ import annotations
 
-from tasks.llm.providers.narrators.lexicon import Step
+from tasks.llm.providers.narrators.lexicon import CALLED_OFF, Step
 
 MORE: dict[str, dict[str, tuple[Step, ...]]] = {
     "work": {
@@ -66,6 +66,11 @@ MORE: dict[str, dict[str, tuple[Step, ...]]] = {
             ("ask someone who knows the area for a better spot", "locals know the reliable places"),
             ("keep a backup place in mind for next time", "a bad night does not spoil the evening"),
             ("go for something simpler next time", "simple places get the basics right"),
+        ),
+        CALLED_OFF: (
+            ("note the place down for another time", "you will remember you wanted to go"),
+            ("ask whether a different evening suits everyone", "one evening is easy to move"),
+            ("make the new date something to look forward to", "it takes the sting out"),
         ),
     },
     "hobby": {
@@ -166,6 +171,10 @@ MORE: dict[str, dict[str, tuple[Step, ...]]] = {
             ("start with what you both want", "it is easier to find a way from there"),
             ("do something simple together in the meantime", "it keeps you close while you sort it"),
         ),
+        CALLED_OFF: (
+            ("suggest a short walk together in the meantime", "it keeps you close"),
+            ("rebook {np} for a quieter week", "it is easier when nothing else is going on"),
+        ),
     },
     "learning": {
         "positive": (
@@ -187,6 +196,10 @@ MORE: dict[str, dict[str, tuple[Step, ...]]] = {
         "negative": (
             ("keep up a short home routine for now", "you do not lose what you built"),
             ("ask the staff what they can offer instead", "they may have a quick fix"),
+        ),
+        CALLED_OFF: (
+            ("keep up a short home routine for now", "you do not lose what you built"),
+            ("ask the front desk what they can offer instead", "they may have a quick fix"),
         ),
     },
     "money": {

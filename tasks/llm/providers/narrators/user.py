@@ -70,17 +70,22 @@ def feeling(valence: str, style: dict[str, Any], handle: str, rng: random.Random
 
 
 def announce(context: dict[str, Any], rng: random.Random, lead: str) -> str:
-    """What happened: `I had lunch with Charlie Eze from IT yesterday, and it went well.`, or for a setback,
-    `I was supposed to see Dr. Lee about my knee two days ago, but it fell through.`"""
+    """What happened: `I had lunch with Charlie Eze from IT yesterday, and it went well.`; for a plan that did not
+    take place, `I was supposed to have dinner at Kebab Corner two days ago, but it fell through.`; for one that
+    took place and went badly, `I saw Dr. Lee about my knee two days ago, and it didn't go well.`"""
     event, when = context["event"], context.get("when")
     title = event["title"]
     if event["valence"] == "positive":
         core = f"I {past(title)}"
         tail = rng.choice(("", "", ", and it went well", ", and it was lovely", ", which felt good", ", at last"))
-    else:
+    elif event.get("took_place") is False:
         core = f"I was {rng.choice(('supposed', 'meant', 'hoping', 'planning', 'going'))} to {title}"
-        tail = rng.choice((", but it fell through", ", but it didn't work out", ", but it went wrong",
+        tail = rng.choice((", but it fell through", ", but it didn't work out", ", but it was called off",
                            ", but it didn't happen in the end"))
+    else:
+        core = f"I {past(title)}"
+        tail = rng.choice((", but it went wrong", ", and it didn't go well", ", but it didn't go to plan",
+                           ", and it went badly"))
     body = f"{when}, {uncap(core)}{tail}" if when and rng.random() < 0.4 else f"{core} {when or ''}{tail}"
     return sentence(f"{lead} {uncap(body)}" if lead else body)
 
@@ -131,6 +136,9 @@ def callback_line(callback: dict[str, Any], rng: random.Random) -> str:
     if title and len(phrase.split()) < 5:
         link = rng.choice((", so this follows on from that", ", and this is where that led", "",
                            ", which is how this started"))
+        if callback.get("took_place") is False:  # called off: meant to, never did
+            did = rng.choice(("I was meant to", "I had planned to", "I was supposed to"))
+            return sentence(f"{capital(phrase)}, {did} {title}, but it didn't happen{link}")
         return sentence(f"{capital(phrase)}, I {past(title)}{link}")
     return sentence(f"It goes back to {phrase}")
 
@@ -368,6 +376,12 @@ def worry(event: dict[str, Any], handle: str, rng: random.Random, said: str = ""
             f"{capital(handle)} put me in a good mood all day", f"I told myself {handle} was a one-off, but maybe not",
             f"Part of me wants more of {handle} already", f"{capital(handle)} felt like a small reward",
             f"I'd like {handle} to become a habit", f"I was smiling about {handle} on the way home")))
+    if event.get("took_place") is False:  # it never happened: nothing about how it went
+        return sentence(unsaid_choice(rng, handle, said, (
+            f"I don't want {handle} to fall through again", f"{capital(handle)} still bothers me a bit",
+            f"I'm trying not to dwell on {handle}", f"{capital(handle)} falling through put a dent in my week",
+            f"I keep thinking about {handle} and what might have been", f"I'd really been looking forward to {handle}",
+            f"I wish {handle} had gone ahead", f"Honestly, {handle} falling through threw me off")))
     return sentence(unsaid_choice(rng, handle, said, (
         f"I don't want {handle} to go wrong again", f"{capital(handle)} still bothers me a bit",
         f"I'm trying not to dwell on {handle}", f"{capital(handle)} put a dent in my week",
