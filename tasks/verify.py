@@ -20,6 +20,7 @@ from schemas.qa import Evidence, Question, QuestionSet
 from schemas.world import Fact, World
 from tasks.common.evidence import conveys, realized_spans
 from tasks.common.facttext import carries, carries_first, mentions
+from tasks.dialogue.agreement import history_findings
 from tasks.dialogue.verify import WARNINGS, TurnScope, scopes_for, turn_problems
 from tasks.signoff import signoff
 from tasks.sources.verify import document_problems, states
@@ -118,6 +119,8 @@ def verify_persona(persona: Persona, world: World, corpus: Corpus, questions: Qu
     check_mentions(audit)
     check_questions(audit)
     audit.found += signoff(persona, world, corpus, questions)
+    for found in history_findings(persona, world, corpus):  # the history agrees with the world (issue 55)
+        audit.flag(found.stage, found.artifact_id, found.check, found.message, found.suggestion, found.severity)
     for found in verify_world(persona, world, attributes) + corpus.findings:  # the dialogue stage's own repairs/drops
         audit.flag(found.stage, found.artifact_id, found.check, found.message, found.suggestion, found.severity)
     errors = sum(f.severity == "error" for f in audit.found)

@@ -66,7 +66,8 @@ def event_recall(ctx: QContext) -> list[Candidate]:
                  "superseded_fact_ids": [i.reaction.fact_id for i in told[:-1]],  # type: ignore[union-attr]
                  **record}
         out.append(cand("memory_fidelity", "event_recall", "latest",
-                        f"What is the latest market or life event {who} told you {who} reacted to in {who}'s portfolio?",
+                        f"What is the latest market or life event {who} told you {who} reacted to in {who}'s "
+                        "portfolio?",
                         last.title, f"{capital(last.title)} ({human_date(last.event.date)}).",
                         [last.reaction.fact_id], moment, other_titles(ctx, items, last.title),  # type: ignore[union-attr]
                         extra=extra))

@@ -178,3 +178,23 @@ def test_the_dialogue_stage_regenerates_a_turn_presupposing_its_called_off_event
     assert called_off_problems("Kebab Corner fell through. Is Kebab Corner easy to book again?", names) == []
     assert called_off_problems(said, ()) == []  # the final verifier's scope: history_findings checks the history
     assert called_off_problems("Casa Lola was lovely; how was it?", names) == []  # not about this event
+
+
+def test_a_callback_to_the_cancelled_dinner_fails_the_verify_stage_and_the_gate():
+    """Issue 55's mutation test at the build's level: the verify stage reports the planted callback as an error,
+    and the consistency gate stops the release on it."""
+    from schemas.qa import QuestionSet
+    from tasks.verify import verify_persona
+    from tests.validation.conftest import GATE_CONFIG, clean_corpus, connect
+    from validation.gates import run_gates
+
+    back = turn(5, "user", "Back to Kebab Corner: the staff were lovely last time, we should go again.", bullet=None,
+                callback_of=f"{PID}-f0001")
+    found = [f for f in verify_persona(make_persona(), world(), corpus(CLEAN_TURNS + [back]), QuestionSet())
+             if f.check in ("cancelled_event_as_happened", "event_outcome_disagrees")]  # the hand-built turns
+    assert all(f.severity == "error" for f in found)  # break rules of other checks that are not this test's
+    assert [(f.check, f.artifact_id) for f in found] == [("cancelled_event_as_happened", back.turn_id)]
+    landed = clean_corpus()
+    landed["verifier_findings"] = found
+    report = run_gates(connect({"r1": landed}), "r1", config=GATE_CONFIG)
+    assert "consistency.no error finding left" in {r.expectation for r in report.failed()}
