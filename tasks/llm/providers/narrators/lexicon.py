@@ -166,7 +166,7 @@ STEPS: dict[str, dict[str, tuple[Step, ...]]] = {
             ("keep your documents ready for the next viewing", "good places go quickly"),
             ("widen the search a little", "a slightly different area can change everything"),
             ("check where you stand with your current tenancy", "you know how much time you have"),
-            ("write down what you liked about the place that fell through", "it sharpens the next search"),
+            ("write down what drew you to the place that fell through", "it sharpens the next search"),
             ("set a simple alert for new listings", "the good ones go within days"),
             ("ask the agent to keep you in mind for similar places", "they often know before listings go up"),
         ),
