@@ -1,4 +1,5 @@
-# lifeloom: `make demo` builds the demo corpus offline; `make test` runs the test suite.
+# lifeloom: `make demo` builds the demo corpus offline; `make test` runs the test suite; `make presets` builds every
+# shipped preset (schemas/presets/*.toml), each in a fresh data root with its own gates, and fails if any build fails.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -16,7 +17,7 @@ UI_URL         := http://127.0.0.1:$(PREFECT_PORT)
 export LIFELOOM_HOME LIFELOOM_TZ LIFELOOM_POOL
 export LIFELOOM_ROOT := $(CURDIR)
 
-.PHONY: demo test lint bench clean install ui nightly stop grammar
+.PHONY: demo test presets lint bench clean install ui nightly stop grammar
 
 install: $(STAMP)
 
@@ -46,6 +47,10 @@ demo: $(STAMP)
 TEST_WORKERS ?= auto
 test: $(STAMP)
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
+
+# CI runs it after `make test` (.ci/run): about 8 minutes on two cores (rhelm 3.5, finperma 2-3, demo and tiny < 1).
+presets: $(STAMP)  ## build + gate every preset in a fresh temp data root; PRESETS_ARGS="--only tiny,demo --clean"
+	$(BIN)/python -m flows.presets $(PRESETS_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -169,17 +169,20 @@ def old_value_phrase(fact: Fact, persona: Persona) -> str:
 
 def with_fillers(config: BuildConfig, persona: Persona, topics: list[Topic]) -> list[Topic]:
     """Fillers making up `filler_rate` of all topics: some days without topics get a filler-only session
-    (one or two fillers, with chance `filler_rate`), the rest of the budget is spread over the other days'
-    topics at seeded positions."""
+    (one or two fillers, with chance `filler_rate`, lowered when the quiet days are so many that their sessions
+    alone would pass that share: a long, sparse life would otherwise talk mostly small talk), the rest of the
+    budget is spread over the other days' topics at seeded positions."""
     rate = config.stages.dialogue.filler_rate
     by_day: dict[dt.date, list[Topic]] = defaultdict(list)
     for t in topics:
         by_day[t.day].append(t)
     days = {config.start_date + dt.timedelta(days=n) for n in range(config.days)} | set(by_day)
     rngs = {day: rng_for(config.seed, persona.persona_id, STAGE, day, "fillers") for day in days}
-    quiet = {day: (1 + (rngs[day].random() < 0.5)) if rngs[day].random() < rate else 0
-             for day in sorted(days) if day not in by_day}
-    budget = max(0.0, len(topics) * rate / (1 - rate) - sum(quiet.values()))
+    total = len(topics) * rate / (1 - rate)  # the fillers that make `rate` of all topics
+    quiet_days = sorted(day for day in days if day not in by_day)
+    chance = min(rate, total / (QUIET_FILLERS * len(quiet_days))) if quiet_days else rate
+    quiet = {day: (1 + (rngs[day].random() < 0.5)) if rngs[day].random() < chance else 0 for day in quiet_days}
+    budget = max(0.0, total - sum(quiet.values()))
     per_topic = budget / len(topics) if topics else 0.0
     out: list[Topic] = []
     for day in sorted(days):
@@ -195,6 +198,10 @@ def with_fillers(config: BuildConfig, persona: Persona, topics: list[Topic]) -> 
             todays.insert(rng.randint(0, len(todays)), topic)
         out += todays
     return out
+
+
+QUIET_FILLERS = 1.5
+"""Fillers a quiet day's filler-only session holds on average (one or two)."""
 
 
 def filler_topic(day: dt.date, rng: random.Random) -> Topic:

@@ -53,6 +53,7 @@ from tasks.domains.finance.questions_common import (  # noqa: F401  (re-exported
     pct,
     shift_pool,
     shift_text,
+    shock_record,
     timed,
     value_on,
 )
@@ -78,7 +79,8 @@ from tasks.questions.base import Candidate, QContext, generator
 # -- preference reasoning --------------------------------------------------------------------------
 @generator("preference_reasoning", "current_risk_stance")
 def current_risk_stance(ctx: QContext) -> list[Candidate]:
-    """The persona's stock allocation and risk band at the question time (changed by every shock)."""
+    """The persona's stock allocation and risk band at the question time (changed by every shock): asked now, and
+    since each of their events while it is still their latest one (`since_latest`)."""
     who, name, out = first_name(ctx.persona.name), ctx.persona.name, []
     asks = {"stock_allocation": ("allocation", f"Given everything {who} has been through, how much of {who}'s "
                                                "portfolio is in stocks now?", "{} now holds {}."),
@@ -88,13 +90,58 @@ def current_risk_stance(ctx: QContext) -> list[Candidate]:
         for moment, day, value, record in timed(ctx, ctx.history(name, attribute),
                                                 lambda d, a=attribute: value_on(ctx, a, d)):
             fact = ctx.current(name, attribute, day)
-            pool = alloc_pool(pct(value) or 0) if variant == "allocation" else \
-                [f.value for f in ctx.history(name, attribute)] + list(risk_bands())
             if fact is not None and (variant == "band" or pct(value) is not None):
                 out.append(cand("preference_reasoning", "current_risk_stance", variant, question, value,
-                                reference.format(who, value), [fact.fact_id], moment, pool,
+                                reference.format(who, value), [fact.fact_id], moment,
+                                stance_pool(ctx, attribute, value),
                                 extra={"subject": name, "attribute": attribute, "answer_rule": "current_value",
                                        **record}))
+    return out + since_latest(ctx)
+
+
+SINCE = {"stock_allocation": ("since_allocation", "Since {title}, how much of {who}'s portfolio has been in stocks?",
+                              "Since {title}, {who} has held {value}."),
+         "risk_tolerance": ("since_band", "Since {title}, how would you describe {who}'s risk tolerance?",
+                            "Since {title}, {who}'s risk tolerance has been {value}.")}
+"""The current stance asked from the persona's latest event on: the text names the event, so each event asks
+its own question (a persona asks a question text once; the `now` wording above can be asked only once)."""
+
+
+def stance_pool(ctx: QContext, attribute: str, value: str) -> list[str]:
+    """Same-form options for a stance: grid allocations around it, or the persona's bands then the band scale."""
+    if attribute == "stock_allocation":
+        return list(alloc_pool(pct(value) or 0))
+    return [f.value for f in ctx.history(ctx.persona.name, attribute)] + list(risk_bands())
+
+
+def since_latest(ctx: QContext) -> list[Candidate]:
+    """The allocation and band one of the persona's events set, asked as what has held since it: soon after the
+    event was told or after a distraction block (`event_moment`), and only while it is still their latest event
+    and the value has not moved since it (so `since` is true). The derivation names subject and attribute (the
+    review and the shock check recompute the value held then) and carries the shock record of a changed value,
+    as `timed` does."""
+    who, name, out = first_name(ctx.persona.name), ctx.persona.name, []
+    items = [i for i in lived(ctx, ctx.day) if i.reaction is not None]
+    for n, item in enumerate(items):
+        later = items[n + 1].event.date if n + 1 < len(items) else None
+        for attribute, (variant, question, reference) in SINCE.items():
+            fact = ctx.current(name, attribute, item.event.date)
+            if fact is None or fact.event_id != item.event.event_id or (
+                    attribute == "stock_allocation" and pct(fact.value) is None):
+                continue  # `since` an event that set the value: one that left it alone did not start anything
+            moment, day = asked(ctx, event_moment(ctx, n, [fact.fact_id, item.reaction.fact_id], item.event.event_id))
+            now = ctx.current(name, attribute, day)
+            if (later is not None and day >= later) or now is None or now.fact_id != fact.fact_id:
+                continue
+            record = shock_record(ctx, fact.value, day, lambda d, a=attribute: value_on(ctx, a, d))
+            if moment is not None and not record and any(i.event.critical for i in lived(ctx, day)):
+                continue  # a shock precedes it without changing it: no post_shock suspicion that cannot hold
+            text = question.format(title=item.title, who=who)
+            out.append(cand("preference_reasoning", "current_risk_stance", variant, text, fact.value,
+                            reference.format(title=item.title, who=who, value=fact.value),
+                            [fact.fact_id, item.reaction.fact_id], moment, stance_pool(ctx, attribute, fact.value),
+                            extra={"subject": name, "attribute": attribute, "answer_rule": "current_value",
+                                   "event_id": item.event.event_id, "event_ids": [item.event.event_id], **record}))
     return out
 
 
@@ -128,6 +175,7 @@ def shift_direction(ctx: QContext) -> list[Candidate]:
                         f"After {item.title}, {who} {shift_text(a, b)}.", facts, moment,
                         shift_pool(a, b), priority=FIXED, extra={"event_id": item.event.event_id,
                                                  "event_ids": [item.event.event_id]}))
+    out += first_of(ctx, moved=False)
     history = ctx.history(name, "stock_allocation")
     for moment, day, answer, record in timed(ctx, history[1:], lambda d: net_shift(ctx, d)):
         now = alloc(ctx, day)
@@ -135,7 +183,8 @@ def shift_direction(ctx: QContext) -> list[Candidate]:
             continue
         start, extra = pct(history[0].value) or 0, {"superseded_fact_ids": [history[0].fact_id], **record}
         out.append(cand("preference_reasoning", "shift_direction", "net",
-                        f"Compared with the mix {who} first described, how has {who}'s stock allocation moved overall?",
+                        f"Compared with the mix {who} first described, how has {who}'s stock allocation moved "
+                        "overall?",
                         answer, f"Overall {who} {answer.replace(':', '')}.", [history[0].fact_id, now.fact_id],
                         moment, shift_pool(start, pct(now.value) or 0), extra=extra))
     return out
@@ -156,8 +205,9 @@ def largest_move(ctx: QContext, day: dt.date, sign: int) -> Lived | None:
 
 @generator("preference_reasoning", "shift_cause")
 def shift_cause(ctx: QContext) -> list[Candidate]:
-    """Which event caused the persona's largest cut (or raise) of their stock share so far."""
-    who, out = first_name(ctx.persona.name), []
+    """Which event caused the persona's largest cut (or raise) of their stock share so far, and which event first
+    left them at a stance (`stance_causes`)."""
+    who, out = first_name(ctx.persona.name), stance_causes(ctx) + first_of(ctx, moved=True)
     items = lived(ctx, ctx.day)
     for sign, word in ((-1, "cut"), (1, "raise")):
         def compute(d: dt.date, sign: int = sign) -> str | None:
@@ -177,6 +227,60 @@ def shift_cause(ctx: QContext) -> list[Candidate]:
                             item.title, f"{capital(item.title)}: {who} went from {before.value if before else '?'} "
                             f"to {after.value if after else '?'}.", facts, moment,
                             other_titles(ctx, items, item.title), extra=extra))
+    return out
+
+
+FIRST = {True: ("shift_cause", "first_move", "Which was the first event that moved {who}'s stock allocation?"),
+         False: ("shift_direction", "first_hold",
+                 "Which was the first event that left {who}'s stock allocation where it was?")}
+
+
+def first_of(ctx: QContext, moved: bool) -> list[Candidate]:
+    """The first of the persona's events after which their stock share moved (or stayed where it was), asked
+    soon after it was told or after a distraction block; options are catalog titles."""
+    who, items = first_name(ctx.persona.name), [i for i in lived(ctx, ctx.day) if i.reaction is not None]
+    characteristic, variant, question = FIRST[moved]
+    for n, item in enumerate(items):
+        before, after = change_of(ctx, item)
+        if before is None or after is None or None in (pct(before.value), pct(after.value)):
+            continue
+        if (pct(before.value) != pct(after.value)) != moved:
+            continue
+        facts = [before.fact_id, after.fact_id, item.reaction.fact_id]  # type: ignore[union-attr]
+        moment, _ = asked(ctx, event_moment(ctx, n, facts, item.event.event_id))
+        return [cand("preference_reasoning", characteristic, variant, question.format(who=who), item.title,
+                     f"{capital(item.title)}: {who} {item.reaction.value}.", facts, moment,  # type: ignore[union-attr]
+                     other_titles(ctx, items, item.title),
+                     extra={"event_id": item.event.event_id, "event_ids": [item.event.event_id],
+                            "title_options": True})]
+    return []
+
+
+CAUSES = {"risk_tolerance": ("band_change", "Which event left {who} with {article} {value} risk tolerance?"),
+          "stock_allocation": ("reached", "Which event first put {who} at {value}?")}
+
+
+def stance_causes(ctx: QContext) -> list[Candidate]:
+    """The event whose reaction first set a risk band or an allocation the persona has held (a value held once in
+    their history, set by one of their catalog events), asked soon after it was told or after a distraction block."""
+    who, name, out = first_name(ctx.persona.name), ctx.persona.name, []
+    items = [i for i in lived(ctx, ctx.day) if i.reaction is not None]
+    by_event = {i.event.event_id: (n, i) for n, i in enumerate(items)}
+    for attribute, (variant, question) in CAUSES.items():
+        history = ctx.history(name, attribute)
+        values = [f.value for f in history]
+        for fact in history[1:]:
+            if values.count(fact.value) != 1 or fact.event_id not in by_event:
+                continue
+            n, item = by_event[fact.event_id]
+            facts = [fact.fact_id, item.reaction.fact_id]  # type: ignore[union-attr]
+            moment, _ = asked(ctx, event_moment(ctx, n, facts, item.event.event_id))
+            text = question.format(who=who, value=fact.value, article="an" if fact.value[0] in "aeiou" else "a")
+            out.append(cand("preference_reasoning", "shift_cause", variant, text, item.title,
+                            f"{capital(item.title)}: after it {who} held {fact.value}.", facts, moment,
+                            other_titles(ctx, items, item.title),
+                            extra={"event_id": item.event.event_id, "event_ids": [item.event.event_id],
+                                   "value": fact.value, "title_options": True}))
     return out
 
 
@@ -210,8 +314,8 @@ def controls(ctx: QContext) -> list[Candidate]:
             continue
         end = start - down + up
         out.append(cand("memory_fidelity", "stated_preference_recall", "control_arithmetic",
-                        f"{who} said {who} held {start} percent in stocks, then moved {down} points into bonds after "
-                        f"one shock and {up} points back into stocks a month later. What does {who} hold now?",
+                        f"{who} reported holding {start} percent in stocks, then moving {down} points into bonds "
+                        f"after one shock and {up} points back into stocks a month later. What does {who} hold now?",
                         alloc_text(end), f"{start} - {down} + {up} = {end}: {alloc_text(end)}.", [], None,
                         alloc_pool(end), extra={"control": True, "start": start, "down": down, "up": up}, **zero))
     return out

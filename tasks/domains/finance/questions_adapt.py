@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 
 from schemas.finance import BIASES
-from tasks.common.facttext import first_name
+from tasks.common.facttext import capital, first_name
 from tasks.domains.finance.impact import DIRECTION_FORBIDS
 from tasks.domains.finance.questions_common import (
     FIXED,
@@ -23,6 +23,7 @@ from tasks.domains.finance.questions_common import (
     cand,
     event_moment,
     lived,
+    other_titles,
     pct,
     shock_record,
     timed,
@@ -60,7 +61,7 @@ def suitable_option(ctx: QContext) -> list[Candidate]:
         extra = {"superseded_fact_ids": [f.fact_id for f in ctx.history(name, "stock_allocation")
                                          if f.valid_from < fact.valid_from], **record}
         out.append(cand("context_adaptation", "suitable_option", "product",
-                        f"{who} asks where to put new savings today. Which option fits {who}'s current risk stance?",
+                        f"Which option fits {who}'s current risk stance for new savings today?",
                         answer, f"With {fact.value}, {who} fits {answer}.", [fact.fact_id], moment, PRODUCTS,
                         extra=extra))
     for n, item in enumerate(lived(ctx, ctx.day)):
@@ -70,10 +71,32 @@ def suitable_option(ctx: QContext) -> list[Candidate]:
         moment, _ = asked(ctx, event_moment(ctx, n, [after.fact_id, item.reaction.fact_id], item.event.event_id))
         answer = product_for(pct(after.value) or 0)
         out.append(cand("context_adaptation", "suitable_option", "after_event",
-                        f"Right after {item.title}, which option would have fit {who}'s risk stance?", answer,
+                        f"Which option would have fit {who}'s risk stance right after {item.title}?", answer,
                         f"After {item.title} {who} held {after.value}, which fits {answer}.",
                         [after.fact_id, item.reaction.fact_id], moment, PRODUCTS, priority=FIXED, extra=_ids(item)))
-    out += _advice(ctx, who)
+    out += _first_fits(ctx, who) + _advice(ctx, who)
+    return out
+
+
+def _first_fits(ctx: QContext, who: str) -> list[Candidate]:
+    """The event that first made a product the one that fits the persona's stock share (a product their first
+    stated allocation did not already fit); options are catalog titles."""
+    items = [i for i in lived(ctx, ctx.day) if i.reaction is not None]
+    start = ctx.history(ctx.persona.name, "stock_allocation")
+    seen = {product_for(pct(start[0].value) or 0)} if start and pct(start[0].value) is not None else set()
+    out = []
+    for n, item in enumerate(items):
+        after = alloc(ctx, item.event.date)
+        if after is None or pct(after.value) is None or (answer := product_for(pct(after.value) or 0)) in seen:
+            continue
+        seen.add(answer)
+        facts = [after.fact_id, item.reaction.fact_id]  # type: ignore[union-attr]
+        moment, _ = asked(ctx, event_moment(ctx, n, facts, item.event.event_id))
+        out.append(cand("context_adaptation", "suitable_option", "first_fit",
+                        f'Which event first made "{answer}" the product that fits {who}\'s risk stance?', item.title,
+                        f"{capital(item.title)}: after it {who} held {after.value}, which fits {answer}.", facts,
+                        moment, other_titles(ctx, items, item.title),
+                        extra={**_ids(item), "product": answer, "title_options": True}))
     return out
 
 
@@ -88,7 +111,7 @@ def _advice(ctx: QContext, who: str) -> list[Candidate]:
     rubric = (f"Recommends something matching {fact.value} (e.g. {answer}); acknowledges {item.title} "
               f"and that {who} {item.reaction.value} then; does not appeal to {avoid}.")
     return [cand("context_adaptation", "suitable_option", "advice",
-                 f"{who} got a bonus. How should {who} invest it, given what you know about {who}?",
+                 f"How should {who} invest a bonus, given what you know about {who}'s situation?",
                  answer, f"Keep to {fact.value}: {answer}. Remember {item.title}, after which {who} "
                  f"{item.reaction.value}; steer clear of {avoid}.",
                  [fact.fact_id, item.reaction.fact_id], None, answer_type="long", rubric=rubric,
@@ -106,11 +129,31 @@ def constraint_compliance(ctx: QContext) -> list[Candidate]:
         answer = PLANS[item.row.evolution_type]
         moment, _ = asked(ctx, event_moment(ctx, n, [item.reaction.fact_id], item.event.event_id))
         out.append(cand("context_adaptation", "constraint_compliance", "plan",
-                        f"Right after {item.title}, which plan would have matched how {who} chose to react?",
+                        f"Which plan would have matched {who}'s reaction right after {item.title}?",
                         answer, f"{answer[0].upper() + answer[1:]}: {who} {item.reaction.value} "
                         f"({item.row.direction}, {item.row.evolution_type.replace('_', ' ')}).",
                         [item.reaction.fact_id], moment, tuple(PLANS.values()),
                         extra={**_ids(item), "constraint_id": item.row.constraint_id}))
+    return out + _plan_events(ctx, who)
+
+
+def _plan_events(ctx: QContext, who: str) -> list[Candidate]:
+    """The one event of the persona's whose reaction a plan matched (a plan no other of their events up to the
+    context's day matched, so none up to the question day either); options are catalog titles."""
+    items = [i for i in lived(ctx, ctx.day) if i.row is not None and i.reaction is not None]
+    kinds = [i.row.evolution_type for i in items]  # type: ignore[union-attr]
+    out = []
+    for n, item in enumerate(items):
+        kind = item.row.evolution_type  # type: ignore[union-attr]
+        if kinds.count(kind) != 1:
+            continue
+        moment, _ = asked(ctx, event_moment(ctx, n, [item.reaction.fact_id], item.event.event_id))  # type: ignore[union-attr]
+        out.append(cand("context_adaptation", "constraint_compliance", "event",
+                        f'Which event did the plan "{PLANS[kind]}" fit {who}\'s reaction to?', item.title,
+                        f"{capital(item.title)}: {who} {item.reaction.value}.", [item.reaction.fact_id],  # type: ignore[union-attr]
+                        moment, other_titles(ctx, items, item.title),
+                        extra={**_ids(item), "evolution_type": kind, "constraint_id": item.row.constraint_id,  # type: ignore[union-attr]
+                               "title_options": True}))
     return out
 
 
@@ -130,8 +173,8 @@ def bias_guard(ctx: QContext) -> list[Candidate]:
         moment, _ = asked(ctx, event_moment(ctx, n + 1, [item.reaction.fact_id], item.event.event_id))
         extra = {**_ids(item), "bias": pick, "constraint_id": item.row.constraint_id}
         out.append(cand("context_adaptation", "bias_guard", "bias",
-                        f"Advice to {who} about {item.title} must steer clear of one of these tendencies, "
-                        "given how they reacted. Which one?", BIAS_WORDS[pick],
+                        f"Which tendency should advice to {who} about {item.title} avoid, given {who}'s "
+                        "reaction?", BIAS_WORDS[pick],
                         f"{BIAS_WORDS[pick]}: {who} {item.reaction.value}, so it is out of character.",
                         [item.reaction.fact_id], moment, allowed, extra=extra))
         rubric = (f"Advice on {item.title} consistent with what {who} did then ({item.reaction.value}); shows "

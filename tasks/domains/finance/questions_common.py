@@ -253,8 +253,11 @@ def timed(ctx: QContext, facts: list, compute) -> list[tuple[dt.datetime | None,
 def cand(category: str, characteristic: str, variant: str, question: str, answer: str, reference: str,
          fact_ids: list[str], moment: dt.datetime | None, distractors=(), **kw) -> Candidate:
     """A finance candidate with template `finance.<characteristic>.<variant>`; its distractors are its only
-    options (`own_distractors`) unless `extra` says otherwise."""
+    options (`own_distractors`) unless `extra` says otherwise. One that carries a shock record (a critical event
+    changed its answer: `shock_record`) goes first in its characteristic, and before an item of the same text asked
+    when no shock had changed it (selection keeps one item a text), unless a priority is given."""
     extra = {"own_distractors": True, **kw.pop("extra", {})}
+    kw.setdefault("priority", 0 if "shock_event_id" in extra else 1)
     return Candidate(category, (characteristic,), question, answer, reference,
                      f"finance.{characteristic}.{variant}", kw.pop("query", f"finance {variant}"),
                      tuple(dict.fromkeys(fact_ids)), asked_at=moment,

@@ -1,5 +1,6 @@
 """FinPerMA's memory-fidelity generators: which event the persona lived through (by month, by the move it
-prompted, the latest one), how they reacted to it, and the goal, horizon and allocation they stated.
+prompted, the latest one, the one before or after another), how they reacted to it, and the goal, horizon and
+allocation they stated.
 
 Event items never give their answer away: an item asked by month skips an event whose title names a
 month or year and offers no title that does, nor another catalog event of that month; an item asked by
@@ -56,9 +57,10 @@ def event_recall(ctx: QContext) -> list[Candidate]:
         core = move_core(item.reaction.value)
         if core is not None and cores.count(core) == 1:
             out.append(cand("memory_fidelity", "event_recall", "by_reaction",
-                            f"{who} once told you {who} {core}. Which event prompted that?", item.title,
+                            f"Which event led {who} to {base_form(core)}?", item.title,
                             f"It was {item.title} ({human_date(item.event.date)}).", [item.reaction.fact_id],
                             moment, other_titles(ctx, items, item.title), extra=title_extra))
+    out += neighbours(ctx, [i for i in items if i.reaction is not None], who)
     for moment, day, _, record in timed(ctx, [i.reaction for i in items], lambda d: latest_title(ctx, d)):
         told = [i for i in lived(ctx, day) if i.reaction is not None]
         last = told[-1]
@@ -66,12 +68,41 @@ def event_recall(ctx: QContext) -> list[Candidate]:
                  "superseded_fact_ids": [i.reaction.fact_id for i in told[:-1]],  # type: ignore[union-attr]
                  **record}
         out.append(cand("memory_fidelity", "event_recall", "latest",
-                        f"What is the latest market or life event {who} told you {who} reacted to in {who}'s "
-                        "portfolio?",
+                        f"What is the latest market or life event {who} reacted to with a portfolio decision?",
                         last.title, f"{capital(last.title)} ({human_date(last.event.date)}).",
                         [last.reaction.fact_id], moment, other_titles(ctx, items, last.title),  # type: ignore[union-attr]
                         extra=extra))
     return out
+
+
+NEIGHBOURS = {
+    "next": "After {title}, what was the next market or life event {who} reacted to with a portfolio decision?",
+    "previous": "Before {title}, what was the last market or life event {who} reacted to with a portfolio decision?",
+}
+
+
+def neighbours(ctx: QContext, told: list, who: str) -> list[Candidate]:
+    """The event the persona told about right after (before) another of their events: asked once both were told
+    (soon after the later one, or after a distraction block); the order is the events' own (catalog events are
+    weeks apart), the options catalog titles."""
+    out = []
+    for n, (a, b) in enumerate(zip(told, told[1:], strict=False)):
+        facts = [a.reaction.fact_id, b.reaction.fact_id]
+        moment, _ = asked(ctx, event_moment(ctx, n, facts, b.event.event_id))
+        ids = [a.event.event_id, b.event.event_id]
+        for variant, anchor, gold in (("next", a, b), ("previous", b, a)):
+            out.append(cand("memory_fidelity", "event_recall", variant,
+                            NEIGHBOURS[variant].format(title=anchor.title, who=who), gold.title,
+                            f"{capital(gold.title)} ({human_date(gold.event.date)}), {variant} to {anchor.title}.",
+                            facts, moment, other_titles(ctx, told, gold.title),
+                            extra={"event_id": anchor.event.event_id, "event_ids": ids, "title_options": True}))
+    return out
+
+
+def base_form(core: str) -> str:
+    """A move in the base form, to follow `led Maya to`: `cut stocks ...`, `raise stocks ...`, `keep stocks ...`."""
+    verb, _, rest = core.partition(" ")
+    return f"{ {'raised': 'raise', 'kept': 'keep'}.get(verb, verb)} {rest}"
 
 
 def latest_title(ctx: QContext, day: dt.date) -> str | None:
@@ -106,13 +137,13 @@ def stated_preference_recall(ctx: QContext) -> list[Candidate]:
     if goal is not None:
         known = [f.value for f in ctx.world.facts if f.attribute == "investment_goal"]
         out.append(cand("memory_fidelity", "stated_preference_recall", "goal",
-                        f"What did {who} say {who} is investing for?", goal.value,
+                        f"What investment goal did {who} describe?", goal.value,
                         f"{who}'s stated investment goal is {goal.value}.", [goal.fact_id], None,
                         tuple(known) + FALLBACK_GOALS, extra={"subject": name, "attribute": "investment_goal"}))
     horizon = ctx.current(name, "investment_horizon", ctx.day)
     if horizon is not None:  # whole years: the MCQ builder fills nearby year counts
         out.append(cand("memory_fidelity", "stated_preference_recall", "horizon",
-                        f"Over what horizon did {who} say they plan to invest?", horizon.value,
+                        f"What investment horizon did {who} describe?", horizon.value,
                         f"{who} plans to invest over {horizon.value}.", [horizon.fact_id], None,
                         extra={"subject": name, "attribute": "investment_horizon", "own_distractors": False}))
     for n, item in enumerate(lived(ctx, ctx.day)):

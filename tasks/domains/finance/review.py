@@ -130,23 +130,38 @@ def answer_as_of(template: str, derivation: Mapping[str, Any], name: str, attrib
     event_id = str(derivation.get("event_id", ""))
     by_event = {e.event_id: e for e in events}
     now = held(facts, name, "stock_allocation", day)
-    if kind == "current_risk_stance.allocation":
+    if kind in ("current_risk_stance.allocation", "current_risk_stance.since_allocation"):
         return now.value if now else None
-    if kind in ("current_risk_stance.band", "stated_preference_recall.goal", "stated_preference_recall.horizon"):
-        attribute = {"band": "risk_tolerance", "goal": "investment_goal", "horizon": "investment_horizon"}
+    if kind in ("current_risk_stance.band", "current_risk_stance.since_band", "stated_preference_recall.goal",
+                "stated_preference_recall.horizon"):
+        attribute = {"band": "risk_tolerance", "since_band": "risk_tolerance", "goal": "investment_goal",
+                     "horizon": "investment_horizon"}
         fact = held(facts, name, attribute[kind.rsplit(".", 1)[1]], day)
         return fact.value if fact else None
     if kind == "suitable_option.after_event" and event_id in by_event:
         now = held(facts, name, "stock_allocation", by_event[event_id].date)
     if kind in ("suitable_option.product", "suitable_option.after_event", "suitable_option.advice"):
-        s = share(now)
-        return PRODUCTS[sum(s >= e for e in PRODUCT_EDGES)] if s is not None else None
+        return _product(share(now))
     if kind in ("event_recall.by_month", "event_recall.by_reaction", "reaction_recall.action"):
         fact = next((f for f in facts if f.event_id == event_id and f.attribute == "reaction"), None)
         return None if fact is None else fact.value if kind.startswith("reaction") else fact.subject
     if kind == "event_recall.latest":
         found = moves(facts, events, name, day)
         return found[-1][1] if found else None
+    if kind in ("event_recall.next", "event_recall.previous"):
+        found = moves(facts, events, name, day)
+        at = next((i for i, (e, _, _) in enumerate(found) if e.event_id == event_id), None)
+        other = None if at is None else at + (1 if kind.endswith("next") else -1)
+        return found[other][1] if other is not None and 0 <= other < len(found) else None
+    if kind in ("shift_cause.first_move", "shift_direction.first_hold"):
+        moved = kind.endswith("first_move")
+        return next((title for _, title, delta in moves(facts, events, name, day) if (delta != 0) == moved), None)
+    if kind in ("shift_cause.band_change", "shift_cause.reached"):
+        attribute = "risk_tolerance" if kind.endswith("band_change") else "stock_allocation"
+        titles = {f.event_id: f.subject for f in facts if f.attribute == "reaction"}
+        first = min((f for f in facts if f.subject == name and f.attribute == attribute and f.valid_from <= day
+                     and f.value == derivation.get("value")), key=lambda f: (f.valid_from, f.fact_id), default=None)
+        return titles.get(first.event_id) if first else None
     if kind in ("shift_direction.event", "stated_preference_recall.allocation_before") and event_id in by_event:
         eve = by_event[event_id].date - dt.timedelta(days=1)
         before = held(facts, name, "stock_allocation", eve)
@@ -161,6 +176,21 @@ def answer_as_of(template: str, derivation: Mapping[str, Any], name: str, attrib
         sign = -1 if kind.endswith("cut") else 1
         best = [(sign * d, -i, t) for i, (_, t, d) in enumerate(moves(facts, events, name, day)) if sign * d > 0]
         return max(best)[2] if best else None
+    if kind == "suitable_option.first_fit":
+        first = min((f for f in facts if f.subject == name and f.attribute == "stock_allocation"),
+                    key=lambda f: (f.valid_from, f.fact_id), default=None)
+        seen = {_product(share(first))}
+        for e, title, _ in moves(facts, events, name, day):
+            now_product = _product(share(held(facts, name, "stock_allocation", e.date)))
+            if now_product == derivation.get("product") and now_product not in seen:
+                return title
+            seen.add(now_product)
+        return None
+    if kind == "constraint_compliance.event":
+        told = {e.event_id: title for e, title, _ in moves(facts, events, name, day)}
+        found = [told[r.event_id] for r in rows if r.event_id in told and r.evolution_type == derivation.get(
+            "evolution_type")]
+        return found[0] if len(found) == 1 else None
     row = next((r for r in rows if r.event_id == event_id), None)
     if kind == "constraint_compliance.plan":
         return PLANS[row.evolution_type] if row else None
@@ -169,6 +199,11 @@ def answer_as_of(template: str, derivation: Mapping[str, Any], name: str, attrib
         by_move = row is not None and bias in MOVE_FORBIDS.get(row.direction, ())
         return BIAS_WORDS[bias] if row and by_move and bias in row.forbidden_biases and bias in BIAS_WORDS else None
     return _control(kind, derivation, attributes)
+
+
+def _product(s: int | None) -> str | None:
+    """The product of PRODUCTS' bucket for stock share `s`."""
+    return None if s is None else PRODUCTS[sum(s >= e for e in PRODUCT_EDGES)]
 
 
 def _shift(a: int | None, b: int | None) -> str | None:

@@ -272,6 +272,22 @@ def test_filler_share_over_all_topics_is_near_the_rate():
     assert 0.17 < share < 0.33
 
 
+def test_a_long_sparse_life_still_talks_mostly_about_itself():
+    """Quiet days' filler-only sessions come out of the filler share: a year with a few days of events (the
+    finance preset's sparse lives) is not mostly small talk (it was four fifths, one filler session every
+    seventh quiet day), and a quiet day still gets one now and then."""
+    persona, world = make_persona(), make_world()
+    config = make_config(days=365, stages={"dialogue": {"filler_rate": 0.15}})
+    counts = Counter()
+    for seed in range(1, 6):
+        cfg = config.model_copy(update={"seed": seed})
+        topics = dlg.plan_topics(cfg, persona, world, [], make_bullets(cfg, persona, world, []))
+        counts.update("filler" if t.filler else "topic" for t in topics)
+        event_days = {t.day for t in topics if not t.filler}
+        assert any(t.filler and t.day not in event_days for t in topics)  # a filler-only session on a quiet day
+    assert counts["filler"] / sum(counts.values()) < 0.3
+
+
 def test_model_sees_only_the_context_window(monkeypatch):
     config = make_config(stages={"dialogue": {"context_window": 3, "followups": 2}})
     gateway = make_gateway()

@@ -231,10 +231,13 @@ GREETINGS = {
 
 REQUEST_WHY = ("I've been meaning to sort it out for a while", "It came up at work today",
                "A friend asked me and I had no idea", "I keep forgetting how it goes",
-               "I'd like to get it right this time", "I only need the basics")
+               "I'd like to get it right this time", "I only need the basics",
+               "My neighbour asked me about it yesterday", "I've put it off for too long")
 """Why the user asks for an unrelated favour (the request itself names the subject)."""
 SMALL_TALK_ABOUT = ("It made me smile today", "I can't stop thinking about it", "It was a nice change",
-                    "Nobody else seems to notice it", "It caught me off guard", "It's oddly satisfying")
+                    "Nobody else seems to notice it", "It caught me off guard", "It's oddly satisfying",
+                    "It cheered me up more than I expected", "It's the little things, really",
+                    "I had a good laugh about it")
 """A remark on the small-talk subject, which the opening sentence names."""
 
 

@@ -32,20 +32,24 @@ _FEELING = re.compile(
 _SECOND_THOUGHT = re.compile(
     r"^(?:I don't want|I do not want|I keep|I'm trying not|I am trying not|I'd rather|I would rather|I just hope|"
     r"I told myself|Part of me|I'd like|I would like|I was smiling|I'll bounce back|I can't stop|I wish|"
-    r"I'd really|I had really)\b|"
+    r"I'd really|I had really|I still can't quite believe|I still cannot quite believe|I'm still buzzing|"
+    r"I am still buzzing)\b|"
     r"\b(?:still bothers me|threw me off|put a dent|not how I'd pictured|still feels new|made my day|"
-    r"put me in a good mood|felt like a small reward|best part of the week|went better than I hoped)\b",
+    r"put me in a good mood|felt like a small reward|best part of the week|went better than I hoped|"
+    r"gave me a real lift|was worth every minute|left me a bit rattled|took more out of me|was a real highlight|"
+    r"turned out really well)\b",
     re.IGNORECASE)
 _SKIP = re.compile(
     r"^(?:Just keeping you posted|I'll let you know|That's where|So that's the latest|More on|That's the state|"
     r"Thought you'd like|Just wanted to tell|I had to share|Anyway, that was|I wanted you to hear|Here's|"
     r"I'm attaching|I am attaching|I've uploaded|I have uploaded|Here is|"
     r"This is (?:a|an|the) |Thanks|That makes sense|Okay|Ok\b|That's a fair|That is a fair|Right, I'll|Right, I will|"
-    r"Good, that|Good point|I like the idea|I hadn't thought|I had not thought|"
+    r"Good, that|Good point|I like the idea|I hadn't thought|I had not thought|That's reassuring|That is reassuring|"
+    r"You're right|You are right|I hadn't looked|I had not looked|That puts|"
     r"I'll try|I will try|I might start|I can manage|Oh, [a-z]|"
     r"Yes, |Morning|Good morning|Hi\b|Hey\b|Evening|Good evening|Afternoon|Hello)", re.IGNORECASE)
 _ACT = re.compile(r"\b(?:that was (?:the|my)|let you know how|keeping you posted|wanted you to hear|you'd like to know|"
-                  r"had to share)\b", re.IGNORECASE)
+                  r"had to share|wait to tell you|been meaning to mention)\b", re.IGNORECASE)
 """What the user does with the news (narrators/user.py ASKS: `Anyway, that was the knitting.`), not news."""
 _TAKEN = re.compile(r"\b(?:sounds doable|makes sense|is a good shout|is easy enough|that's clever|that is clever|"
                     r"could work)\b")

@@ -65,7 +65,9 @@ def feeling(valence: str, style: dict[str, Any], handle: str, rng: random.Random
     core = " ".join(w for w in ("I'm", degree, adjective, about) if w)
     if valence == "positive" and rng.random() < 0.25:
         return sentence(rng.choice((f"{capital(handle)} made my day", f"{capital(handle)} went better than I hoped",
-                                    f"{capital(handle)} was the best part of the week")))
+                                    f"{capital(handle)} was the best part of the week",
+                                    f"{capital(handle)} was a real highlight",
+                                    f"{capital(handle)} turned out really well")))
     return sentence(core)
 
 
@@ -125,7 +127,8 @@ def corrected(line: str, fact: dict[str, Any]) -> str:
 def continuation(context: dict[str, Any], handle: str, rng: random.Random) -> str:
     """A pointer back to an event told earlier in the session, joined to the first thing the message adds."""
     return rng.choice((f"One more thing about {handle}:", f"Oh, and about {handle}:", f"Back to {handle} for a second:",
-                       f"Something else about {handle}:", f"Also, on {handle}:"))
+                       f"Something else about {handle}:", f"Also, on {handle}:", f"Coming back to {handle}:",
+                       f"Before I forget, about {handle}:"))
 
 
 def callback_line(callback: dict[str, Any], rng: random.Random) -> str:
@@ -167,10 +170,13 @@ ASKS = {
                       "More on {h} when I know it.", "That's the state of {h} today."),
     "information_sharing": ("Thought you'd like to know about {h}.", "Just wanted to tell someone about {h}.",
                             "Do you think I should tell anyone about {h}?", "I had to share {h} with someone.",
-                            "Anyway, that was {h}.", "I wanted you to hear about {h} first."),
+                            "Anyway, that was {h}.", "I wanted you to hear about {h} first.",
+                            "I couldn't wait to tell you about {h}.", "I've been meaning to mention {h}."),
     "attachment_consultation": ("Could you look it over and tell me what stands out about {h}?",
                                 "Could you help me make sense of it before {h} goes any further?",
-                                "What should I check first in it about {h}?"),
+                                "What should I check first in it about {h}?",
+                                "Could you read it and tell me what matters for {h}?",
+                                "Can you check it for anything important about {h}?"),
 }
 """The act each category calls for; questions use words the assistant reads as an intent (lexicon.ASK_INTENTS)."""
 
@@ -333,7 +339,9 @@ def react(context: dict[str, Any], handle: str, rng: random.Random) -> str:
     return sentence(rng.choice((
         f"Thanks, that helps with {handle}", f"That makes sense for {handle}", f"Okay, that's useful for {handle}",
         f"That's a fair way to look at {handle}", f"Right, I'll keep that in mind for {handle}",
-        f"Good, that settles a bit of {handle} for me")))
+        f"Good, that settles a bit of {handle} for me", f"That's reassuring about {handle}",
+        f"You're right about {handle}", f"I hadn't looked at {handle} that way",
+        f"That puts {handle} in perspective")))
 
 
 FOLLOW_ASKS = ("Should I tell people about {p} yet?", "How do I keep track of {p} without overthinking it?",
@@ -344,7 +352,8 @@ FOLLOW_ASKS = ("Should I tell people about {p} yet?", "How do I keep track of {p
                "What's the first thing you'd sort out with {p}?", "Am I overthinking {p}?",
                "How would you plan around {p}?", "Is {p} worth making a fuss about?",
                "What would make {p} easier?", "Should {p} change anything else this month?",
-               "Do people usually worry about something like {p}?", "How soon should I follow up on {p}?")
+               "Do people usually worry about something like {p}?", "How soon should I follow up on {p}?",
+               "How should I bring up {p} with my family?", "How would you keep {p} from slipping?")
 AGAIN_ASKS = ("Do you think I should {t} again soon?", "Would it be too much to {t} again next week?",
               "Is it worth trying to {t} again?", "How often would you {t}, realistically?",
               "Should I plan to {t} every month?", "Would you {t} again in my place?")
@@ -375,7 +384,9 @@ def worry(event: dict[str, Any], handle: str, rng: random.Random, said: str = ""
             f"{capital(handle)} still feels new", f"I keep thinking about {handle}",
             f"{capital(handle)} put me in a good mood all day", f"I told myself {handle} was a one-off, but maybe not",
             f"Part of me wants more of {handle} already", f"{capital(handle)} felt like a small reward",
-            f"I'd like {handle} to become a habit", f"I was smiling about {handle} on the way home")))
+            f"I'd like {handle} to become a habit", f"I was smiling about {handle} on the way home",
+            f"I still can't quite believe {handle} went so well", f"{capital(handle)} gave me a real lift",
+            f"I'm still buzzing from {handle}", f"{capital(handle)} was worth every minute")))
     if event.get("took_place") is False:  # it never happened: nothing about how it went
         return sentence(unsaid_choice(rng, handle, said, (
             f"I don't want {handle} to fall through again", f"{capital(handle)} still bothers me a bit",
@@ -386,7 +397,8 @@ def worry(event: dict[str, Any], handle: str, rng: random.Random, said: str = ""
         f"I don't want {handle} to go wrong again", f"{capital(handle)} still bothers me a bit",
         f"I'm trying not to dwell on {handle}", f"{capital(handle)} put a dent in my week",
         f"I keep replaying {handle} in my head", f"{capital(handle)} was not how I'd pictured it",
-        f"I'd rather {handle} hadn't happened like that", f"Honestly, {handle} threw me off")))
+        f"I'd rather {handle} hadn't happened like that", f"Honestly, {handle} threw me off",
+        f"{capital(handle)} has left me a bit rattled", f"{capital(handle)} took more out of me than I expected")))
 
 
 def unsaid_choice(rng: random.Random, handle: str, said: str, options: tuple[str, ...]) -> str:

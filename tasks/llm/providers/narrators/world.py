@@ -181,18 +181,35 @@ DETAILS = {
         "Everything went more smoothly than I expected.",
         "I keep smiling when I think about it.",
         "I texted half my contacts about it already.",
+        "I'd been looking forward to it all week.",
+        "It was exactly what I needed.",
+        "I didn't expect to enjoy it that much.",
+        "I'm glad I didn't put it off again.",
+        "It was easier than I'd feared.",
+        "I came home in a great mood.",
     ),
     "negative": (
         "I'd been counting on this, so it stings.",
         "I'll have to rethink a few things.",
         "Trying not to take it personally.",
         "Not the day I had planned.",
+        "I should have seen it coming.",
+        "It threw the rest of my day off.",
+        "I'm more tired than upset, honestly.",
+        "I'll try again when things calm down.",
+        "It's frustrating, but it's not the end of the world.",
+        "Part of the day just went to waste.",
     ),
 }
+"""A detail sentence after the core one; it states no fact, so the dialogue may tell it as a detail of the day."""
 FEELINGS = {
-    "positive": ("Feeling really good about this", "This is a small win I'll take", "Honestly a great day"),
-    "negative": ("Feeling pretty flat tonight", "It's knocked me a bit", "I'll bounce back, but not today"),
+    "positive": ("Feeling really good about this", "This is a small win I'll take", "Honestly a great day",
+                 "Pretty pleased with how it went", "A good day, all in all", "Quietly proud of this one",
+                 "Glad that's done"),
+    "negative": ("Feeling pretty flat tonight", "It's knocked me a bit", "I'll bounce back, but not today",
+                 "Not my best day", "A bit deflated, to be honest", "Could have gone better", "One to forget"),
 }
+"""The closing feeling of an event's narrative (the persona's favourite word may follow)."""
 OPENERS = {
     "casual": ("Okay, update.", "Big day.", "So, news."),
     "formal": ("A note for the record.", "Today was eventful."),
