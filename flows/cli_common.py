@@ -56,6 +56,9 @@ def _quiet_prefect(quiet: bool = False, debug: bool = False) -> None:
     tracebacks of a failed run (the command says what failed in one line) unless `debug`."""
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
     os.environ.setdefault("DO_NOT_TRACK", "1")
+    # Prefect waits 20 s for its temporary API server; on a busy machine that start takes longer, and the build
+    # failed with "Timed out while attempting to connect to ephemeral Prefect API server" before any work.
+    os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
     level = "WARNING" if quiet else "INFO" if debug else os.environ.get("PREFECT_LOGGING_LEVEL", "INFO")
     os.environ["PREFECT_LOGGING_LEVEL"] = level
     if debug:
