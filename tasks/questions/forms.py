@@ -410,7 +410,12 @@ def _inverted(wh: list[str], aux: str, rest: list[str], low_aux: str) -> str | N
 
 
 def _tensed(verb: str, tag: str) -> str | None:
-    """`buy` as `tag` (`VBD`: bought; `VB`: buy); None when it is not a verb in its base form."""
+    """`buy` as `tag` (`VBD`: bought; `VB`: buy); None when it is not a verb in its base form. Punctuation after
+    the word stays after it (`make,` -> `made,`, never `make,ed`)."""
+    core = verb.rstrip(",.;:!?")
+    if core != verb:
+        tensed = _tensed(core, tag)
+        return tensed and tensed + verb[len(core):]
     low = verb.lower()
     if low in ADVERBS or low in PREPOSITIONS:
         return None

@@ -10,6 +10,7 @@ What it refuses to sign (tasks/signoff/checks.py):
 - reference: a reference answer that names another option before the gold, or a short answer's reference
   without the gold;
 - label_answer: a gold answer that is the fact store's bookkeeping (`car repair paid in full`), not speech;
+- garbled: a question holding no-words (`make,ed`, a field name, an id, a template slot);
 - restriction_scope: a restriction held against a request it does not rule out (a flight ban against exercise).
 """
 

@@ -138,6 +138,17 @@ def listed_options(question: str) -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
+GARBLED = re.compile(r"\b[a-z]+[,;:][a-z]+\b|\b[a-z]+_[a-z_]+\b|\bp\d{4}-[a-z]\d{2,}|\{[a-z_]+\}")
+"""Words no English sentence holds: punctuation inside a word (`make,ed`), a field name, an id, a template slot."""
+
+
+def garbled(view: View, q: Question) -> Problems:
+    """The question is made of words: none broken by the machinery that wrote it."""
+    found = GARBLED.search(unquoted(q.question))
+    return [(f"the question holds {found.group(0)!r}, which is no word", "repair the wording that produced it")] \
+        if found else []
+
+
 def labels(view: View, q: Question) -> Problems:
     """The gold answer is a phrase a person would say, never the fact store's bookkeeping."""
     return [(f"the gold answer {q.answer!r} is {why}", "answer in the words a person would use")
@@ -231,6 +242,7 @@ CHECKS: dict[str, Callable[[View, Question], Problems]] = {
     "relation_word": relation_words,
     "reference": reference,
     "label_answer": labels,
+    "garbled": garbled,
     "restriction_scope": restriction_scope_check,
     "unique_referent": unique_referent,
 }

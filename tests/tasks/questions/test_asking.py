@@ -169,3 +169,8 @@ def test_questions_are_asked_the_same_way_every_build(monkeypatch):
     monkeypatch.setattr(forms, "_parses", lambda s: True)
     first = [q.question for q in run(indirect_share=0.5)[0].questions]
     assert first == [q.question for q in run(indirect_share=0.5)[0].questions]
+
+
+def test_an_embedded_verb_keeps_the_comma_after_it():
+    q = 'Which family visit did I make, according to my journal entry of May 2, 2024?'
+    assert embedded(q) == "which family visit I made, according to my journal entry of May 2, 2024"

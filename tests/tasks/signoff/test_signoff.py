@@ -121,6 +121,9 @@ DEFECTS = {
         _plant(3, reference_answer="I did this first: host Daniel Reyes for a board-game night (on March 11); then "
                                    "host Priya Shah for a quiz night."), "signoff.reference"),
     "a reference without the gold": (_plant(4, reference_answer="Porto."), "signoff.reference"),
+    "a word broken by the machinery": (
+        _plant(2, question='Which family visit I make,ed according to the email "Quick update" I sent on March 3, '
+                           '2024?'), "signoff.garbled"),
     "an internal label as gold": (
         _plant(4, answer="car repair paid in full", reference_answer="car repair paid in full"),
         "signoff.label_answer"),
