@@ -93,7 +93,8 @@ def _first_fits(ctx: QContext, who: str) -> list[Candidate]:
         facts = [after.fact_id, item.reaction.fact_id]  # type: ignore[union-attr]
         moment, _ = asked(ctx, event_moment(ctx, n, facts, item.event.event_id))
         out.append(cand("context_adaptation", "suitable_option", "first_fit",
-                        f'Which event first made "{answer}" the product that fits {who}\'s risk stance?', item.title,
+                        f"Which event first made a product like {answer} the right fit for {who}'s risk stance?",
+                        item.title,
                         f"{capital(item.title)}: after it {who} held {after.value}, which fits {answer}.", facts,
                         moment, other_titles(ctx, items, item.title),
                         extra={**_ids(item), "product": answer, "title_options": True}))
@@ -149,7 +150,7 @@ def _plan_events(ctx: QContext, who: str) -> list[Candidate]:
             continue
         moment, _ = asked(ctx, event_moment(ctx, n, [item.reaction.fact_id], item.event.event_id))  # type: ignore[union-attr]
         out.append(cand("context_adaptation", "constraint_compliance", "event",
-                        f'Which event did the plan "{PLANS[kind]}" fit {who}\'s reaction to?', item.title,
+                        f"For which event would it have suited {who} to {PLANS[kind]}?", item.title,
                         f"{capital(item.title)}: {who} {item.reaction.value}.", [item.reaction.fact_id],  # type: ignore[union-attr]
                         moment, other_titles(ctx, items, item.title),
                         extra={**_ids(item), "evolution_type": kind, "constraint_id": item.row.constraint_id,  # type: ignore[union-attr]

@@ -278,7 +278,7 @@ def test_the_event_behind_a_plan_or_a_first_product_fit_is_asked_with_title_opti
     assert set(by_plan) == {"cautious_drift", "windfall_expansion"}
     assert by_plan["windfall_expansion"].answer == "an inheritance"
     assert by_plan["windfall_expansion"].question == \
-        f'Which event did the plan "{fq.PLANS["windfall_expansion"]}" fit Maya\'s reaction to?'
+        f'For which event would it have suited Maya to {fq.PLANS["windfall_expansion"]}?'
     fits = {c.extra["product"]: c.answer for c in fq.suitable_option(ctx) if c.template.endswith(".first_fit")}
     # 60% (the start) fits a growth fund; 55% and 50% the classic balanced fund, 40% the cautious one, 30% too
     assert fits == {fq.PRODUCTS[3]: "the New York Community Bancorp plunge", fq.PRODUCTS[2]: "losing a job"}

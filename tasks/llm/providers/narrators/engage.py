@@ -49,7 +49,7 @@ _SKIP = re.compile(
     r"I'll try|I will try|I might start|I can manage|Oh, [a-z]|"
     r"Yes, |Morning|Good morning|Hi\b|Hey\b|Evening|Good evening|Afternoon|Hello)", re.IGNORECASE)
 _ACT = re.compile(r"\b(?:that was (?:the|my)|let you know how|keeping you posted|wanted you to hear|you'd like to know|"
-                  r"had to share|wait to tell you|been meaning to mention)\b", re.IGNORECASE)
+                  r"had to share|wait to tell you|been meaning to mention|been wanting to tell you)\b", re.IGNORECASE)
 """What the user does with the news (narrators/user.py ASKS: `Anyway, that was the knitting.`), not news."""
 _TAKEN = re.compile(r"\b(?:sounds doable|makes sense|is a good shout|is easy enough|that's clever|that is clever|"
                     r"could work)\b")

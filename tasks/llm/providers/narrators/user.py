@@ -171,7 +171,7 @@ ASKS = {
     "information_sharing": ("Thought you'd like to know about {h}.", "Just wanted to tell someone about {h}.",
                             "Do you think I should tell anyone about {h}?", "I had to share {h} with someone.",
                             "Anyway, that was {h}.", "I wanted you to hear about {h} first.",
-                            "I couldn't wait to tell you about {h}.", "I've been meaning to mention {h}."),
+                            "I couldn't wait to tell you about {h}.", "I've been wanting to tell you about {h}."),
     "attachment_consultation": ("Could you look it over and tell me what stands out about {h}?",
                                 "Could you help me make sense of it before {h} goes any further?",
                                 "What should I check first in it about {h}?",
