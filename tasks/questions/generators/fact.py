@@ -96,7 +96,7 @@ STATE_QUESTIONS: dict[str, str] = {
 LIFE_QUESTIONS: dict[str, str] = {
     "job_title": "What job does {x} have now?",
     "workplace": "Where does {x} work now?",
-    "partner": "Who is {x} engaged to?",
+    "partner": "Who is {x} seeing now?",  # the history says "a new partner", "seeing Teo", not always engaged
     "next_city": "Which city is {x} moving to?",
     "side_project": "What side project has {x} started?",
     "race_goal": "Which race is {x} training for?",
@@ -423,7 +423,7 @@ def _cause_hops(ctx: QContext) -> list[Candidate | None]:
 # kind -> (entity field naming what the answer is, question with {p} and {month})
 NEGATIVE_QUESTIONS: dict[str, tuple[str, str]] = {
     "new_cafe": ("cafe", "Which café that {p} tried in {month} did {p} NOT like?"),
-    "start_book": ("book", "Which book that {p} started in {month} did {p} NOT finish?"),
+    "start_book": ("book", "Which book did {p} give up on in {month}?"),  # the event is the day given up, not started
     "weekly_shop": ("market", "At which shop did {ps} weekly shop in {month} NOT work out?"),
     "hobby_session": ("hobby", "Which of {ps} hobby sessions in {month} did NOT go ahead? Name the hobby."),
     "concert": ("artist", "Which act did {p} plan to see in {month} but NOT get to see?"),

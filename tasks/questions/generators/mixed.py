@@ -222,8 +222,8 @@ def post_modification_analysis(ctx: QContext) -> list[Candidate]:
         history = [f for f in ctx.history(*key) if f.valid_from <= ctx.day]
         starts = Counter(f.valid_from for f in history)
         for old, new in zip(history, history[1:], strict=False):
-            if old.value == new.value or starts[new.valid_from] != 1:
-                continue
+            if old.value == new.value or starts[new.valid_from] != 1 or old.valid_to != new.valid_from:
+                continue  # a restriction that had lapsed months before is not what the new one changed
             if not (fits_slot(old.attribute, old.value) and fits_slot(new.attribute, new.value)):
                 continue  # "Samir's employer was unemployed"
             out += modification(ctx, view, turns, old, new)
