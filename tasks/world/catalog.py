@@ -238,6 +238,7 @@ CORE_KINDS: list[EventKind] = [
             weight=3,
             long_share=0.4,
             cooldown=10,
+            spare_cooldown=6,
             requires=lambda p: bool(E.friends(p)),
             tags=tags("hosting", "social"),
         ),

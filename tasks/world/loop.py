@@ -38,6 +38,7 @@ from tasks.world import banks, causes
 from tasks.world.catalog import KINDS, EventKind, Outcome
 from tasks.world.consistency import BOSS_KINDS, EMPLOYER_KINDS, NOT_EMPLOYED, SELF_EMPLOYED
 from tasks.world.drafts import baseline_drafts, constraint_draft, constraint_of, fact_drafts, outcome_context
+from tasks.world.entities_life import employed
 from tasks.world.evolve import HOBBIES_PATH, FactDraft, Matter, WorldState, facts_valid_at
 from tasks.world.ontology import Attribute, event_names, ontology
 from tasks.world.standing import collect_entities, new_colleagues, standing_world
@@ -157,7 +158,7 @@ class _Simulation:
 
     def rested(self, kind: EventKind, day: dt.date) -> bool:
         last = self.last_done.get(kind.key)
-        return last is None or (day - last).days >= kind.cooldown
+        return last is None or (day - last).days >= kind.cooldown_for(not employed(self.state.profile))
 
     def rate_bound(self, outcome: Outcome, entity: dict[str, str] | None = None) -> list[tuple[str, Attribute]]:
         """(subject field, attribute) for the rate-bound attributes `outcome` may change; the subject field is
