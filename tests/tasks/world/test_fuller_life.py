@@ -1,7 +1,7 @@
 """A fuller life (issue 55). Thin lives are not thin years: a persona with no job to go to (a student, a retiree,
 the unemployed) lives as many events a year as a working one, from the hobbies, friends, family and volunteering
 the days a job takes would have held (`EventKind.spare_cooldown`); a friend's news comes from a part of their life
-that may change now instead of the plan being dropped."""
+that may change now instead of the plan being dropped; friends ring between visits (`friend_call`)."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def test_spare_time_shortens_only_the_routines_of_free_time():
     """Only routines of free time come round sooner without a job (never work, money or health), and no kind
     waits less than three days."""
     spare = {k.key: k.cooldown_for(True) for k in KINDS.values() if k.cooldown_for(True) != k.cooldown}
-    assert set(spare) >= {"hobby_session", "volunteer", "friend_visit", "family_call"}
+    assert set(spare) >= {"hobby_session", "volunteer", "friend_visit", "friend_call", "family_call"}
     assert not set(spare) & {"colleague_lunch", "work_project", "promotion", "big_bill", "doctor_visit",
                              "dinner_out", "city_trip", "concert", "weekly_shop"}
     assert all(3 <= days < KINDS[key].cooldown for key, days in spare.items())

@@ -35,6 +35,13 @@ LIFE_CORE: dict[str, dict[str, tuple[str, ...]]] = {
                      "Missed {relative}'s call about {m0} twice now.",
                      "Phone tag again: {relative} called about {m0}."),
     },
+    "friend_call": {
+        "positive": ("Long chat on the phone with {friend}: turns out {friend} {news}.",
+                     "{friend} rang about {topic}, and the big news is that {friend} {news}.",
+                     "Caught up with {friend} on the phone; apparently {friend} {news}."),
+        "negative": ("{friend} rang about {m0} and I missed it.", "Missed {friend}'s call about {m0}; I'll ring back.",
+                     "Phone tag with {friend} again, something about {m0}."),
+    },
     "dinner_out": {
         "positive": ("Dinner with {companion}: {m0}, we stayed until closing.",
                      "Treated myself and {companion} to {m0}.", "{companion} and I had {m0} tonight."),
