@@ -65,6 +65,12 @@ LIFE_KINDS: list[EventKind] = [
         Outcome((fs("lunch_cancelled", "lunch with {colleague}", "{colleague}"),)),
         weight=3, long_share=0.0, cooldown=7, requires=L.employed, tags=tags("social", "work"),
     ),
+    EventKind(  # the admin of a life: a haircut, the dentist, the bike in for a service (a booked slot kept or missed)
+        "appointment", "book a {service} at {place}", L.draw_appointment,
+        Outcome((fs("appointment", "{service} at {place}", "{place}"),)),
+        Outcome((fs("appointment_missed", "{service} at {place}", "{place}"),)),
+        weight=2, long_share=0.3, cooldown=10, tags=tags("errand"),
+    ),
     EventKind(
         "concert", "see {artist} at {venue}", L.draw_concert,
         Outcome((fs("concert", "{artist} at {venue}", "{artist}"),)),

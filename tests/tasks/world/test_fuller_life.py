@@ -1,7 +1,8 @@
 """A fuller life (issue 55). Thin lives are not thin years: a persona with no job to go to (a student, a retiree,
 the unemployed) lives as many events a year as a working one, from the hobbies, friends, family and volunteering
 the days a job takes would have held (`EventKind.spare_cooldown`); a friend's news comes from a part of their life
-that may change now instead of the plan being dropped; friends ring between visits (`friend_call`)."""
+that may change now instead of the plan being dropped; friends ring between visits (`friend_call`) and the admin
+of a life has its appointments (`appointment`)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from tasks.llm.gateway import Gateway
 from tasks.world import loop, profile
 from tasks.world.catalog import KINDS
 from tasks.world.entities_life import employed
+from tasks.world.ontology import ATTRIBUTES
 from tasks.world.verify import verify_world
 
 CFG = BuildConfig(name="t", seed=2025, days=365, start_date=dt.date(2024, 1, 1))
@@ -57,3 +59,25 @@ def test_spare_time_shortens_only_the_routines_of_free_time():
     assert all(3 <= days < KINDS[key].cooldown for key, days in spare.items())
     assert all(k.cooldown_for(False) == k.cooldown for k in KINDS.values())
 
+
+def test_a_friends_call_tells_of_their_own_life_and_an_appointment_is_an_event_of_the_persona():
+    """`friend_call`: what a friend tells is an attribute of theirs (a side project, a race, a move), missed calls
+    keep the topic; `appointment`: a kept or missed slot is what happened (event attributes, never superseded)."""
+    persona, world = _year(3, profile.BUNDLED_SEEDS[3])
+    plans = {p.plan_id: p for p in world.plans}
+    calls = [e for e in world.events if e.kind == "friend_call"]
+    visits = [e for e in world.events if e.kind == "appointment"]
+    assert len(calls) >= 15 and len(visits) >= 10
+    friends = {r.name for r in persona.profile.relationships}
+    for event in calls:
+        facts = [f for f in world.facts if f.event_id == event.event_id]
+        friend = plans[event.plan_id].entity["friend"]
+        assert facts and {f.subject for f in facts} == {friend}
+        assert friend in friends or any(e.kind == "meet_someone" for e in world.events)
+        assert {ATTRIBUTES[f.attribute].domain for f in facts} <= ({"life", "relations", "possessions", "project"}
+                                                                    if event.valence == "positive" else {"event"})
+    for event in visits:
+        (fact,) = [f for f in world.facts if f.event_id == event.event_id]
+        assert fact.attribute == ("appointment" if event.valence == "positive" else "appointment_missed")
+        assert ATTRIBUTES[fact.attribute].event and fact.valid_to is None
+        assert plans[event.plan_id].entity["place"] in fact.value

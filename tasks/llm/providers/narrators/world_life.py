@@ -55,6 +55,12 @@ LIFE_CORE: dict[str, dict[str, tuple[str, ...]]] = {
         "negative": ("Work blew up, so I had to cancel {m0}.", "Meetings ran over and {m0} never happened.",
                      "Grabbed a sandwich alone after cancelling {m0}."),
     },
+    "appointment": {
+        "positive": ("Finally had my {m0}; one more thing off the list.", "Ticked off the {m0} this morning.",
+                     "Squeezed in my {m0} at lunchtime, quick and painless."),
+        "negative": ("Completely forgot about the {m0} and missed it.", "The bus never came, so I missed the {m0}.",
+                     "Ran late and missed the {m0}, so I'll have to rebook."),
+    },
     "concert": {
         "positive": ("Saw {m0} tonight, ears still ringing.", "What a night: {m0}.",
                      "Finally caught {m0}, worth every penny."),
