@@ -69,7 +69,7 @@ LIFE_KINDS: list[EventKind] = [
         "appointment", "book a {service} at {place}", L.draw_appointment,
         Outcome((fs("appointment", "{service} at {place}", "{place}"),)),
         Outcome((fs("appointment_missed", "{service} at {place}", "{place}"),)),
-        weight=2, long_share=0.3, cooldown=10, tags=tags("errand"),
+        weight=1, long_share=0.3, cooldown=8, tags=tags("errand"),
     ),
     EventKind(
         "concert", "see {artist} at {venue}", L.draw_concert,
