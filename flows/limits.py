@@ -15,10 +15,10 @@ tiny (2 personas x 21 days) 21 s and 577 MB peak RSS; 20 x 21 days 45 s, 765 MB;
 rhelm build makes 20.6 model calls per persona-day (demo 13.9). On the four presets the estimate is within 16% of
 the measured time and peak memory (`/usr/bin/time lifeloom build --preset P`: tiny 21 s / 657 MB estimated against
 23.6 s / 653 MB, demo 28 s / 684 MB against 29.6 s / 696 MB (30 s estimated since its days are as full as rhelm's;
-not re-measured on a quiet machine), rhelm 230 s / 987 MB against 221 s / 897 MB since issue 55 filled its days
-(183 s against 189 s / 1,129 MB before), finperma 135 s / 923 MB against 117 s / 1,042 MB) and within a factor of
-two of the calls (tiny 756 against 394, rhelm 65,700 against 75,103): more than a refusal needs, since a
-100,000-persona build is not a few minutes off.
+not re-measured on a quiet machine), rhelm 230 s / 987 MB against 204-221 s / 864-897 MB since issue 55 filled
+its days (183 s against 189 s / 1,129 MB before), finperma 135 s / 923 MB against 117 s / 1,042 MB) and within a
+factor of two of the calls (tiny 756 against 394, rhelm 65,700 against 75,103): more than a refusal needs, since
+a 100,000-persona build is not a few minutes off.
 """
 
 from __future__ import annotations
