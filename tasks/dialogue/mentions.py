@@ -92,6 +92,8 @@ PARAPHRASES: dict[str, tuple[str, ...]] = {
     "gig_cancelled": ("the {artist} show was cancelled",),
     "project_on_hold": ("the {project} work has been put on hold",),
     "purchase_fell_through": ("buying the {vehicle} fell through",),
+    "appointment": ("{who} went to {place} for a {service}", "{who} booked in at {place} for a {service}"),
+    "appointment_missed": ("{who} never made it to {place} for the {service}",),
 }
 """Attribute -> other frames for its value, made of the plan's fields (every field the value names appears)."""
 

@@ -70,6 +70,9 @@ SHAPES: dict[str, str] = {
     "pet": r"(?:an? )?(?P<animal>[a-z][\w -]*) named (?P<name>[A-Z][\w'-]*)",
     "partner": r"an? (?P<job>[a-z][\w -]*) named (?P<name>[A-Z][\w'-]*)",
     "side_project": r"an? (?P<thing>[a-z][\w -]*) called (?P<name>.+)",
+    "race_goal": r"the (?P<city>[A-Z][\w-]+) (?P<race>(?:[Hh]alf )?[Mm]arathon|10K)",
+    "appointment": r"(?P<service>.+) at (?P<place>.+)",
+    "appointment_missed": r"(?P<service>.+) at (?P<place>.+)",
     "relationship_status": r"together with (?P<partner>.+)",
     "running_restriction": r"no running until (?P<date>.+)",
     "travel_restriction": r"no travel(?P<hard> or hard exercise)? until (?P<date>.+)",
@@ -107,6 +110,10 @@ FRAMES: dict[str, tuple[str, ...]] = {
     "pet": ("{who} got {animal_a}, {name}", "{name}, {whose} new {animal}, has moved in"),
     "partner": ("{who} is seeing {name} now, a {job}", "{who} has a new partner, {name}, who works as {job_a}"),
     "side_project": ("{who} is opening {thing_a}: {name}", "{who} has started {name}, {thing_a}"),
+    "race_goal": ("{who} is training for {race_a} in {city}", "{who} has {race_a} in {city} coming up"),
+    "appointment": ("{who} went to {place} for a {service}", "{who} booked in at {place} for a {service}"),
+    "appointment_missed": ("{who} never made it to {place} for the {service}",
+                           "{place} had me down for a {service}, but I never turned up"),
     "vehicle": ("I got {model_a}, a {looks} one", "I'm driving {model_a} now, a {looks} one"),
     "sold_item": ("I sold my {model}, the {looks} one",),
     "work_project": ("I'm on the {work} for {codename} now", "my work now is the {codename} {work}"),
@@ -149,7 +156,7 @@ PERSONA_ONLY = frozenset({"favourite_cafe", "disliked_cafe", "gym", "gym_signup_
                           "running_restriction", "travel_restriction", "spending_restriction", "dating_pause",
                           "injury", "vehicle", "sold_item", "work_project", "adoption_refused",
                           "relationship_status", "lunch_cancelled", "dinner_cancelled", "evening_cancelled",
-                          "bad_visit", "family_visit", "evening_out"})
+                          "bad_visit", "family_visit", "evening_out", "appointment_missed"})
 """Attributes whose frames speak as the holder (`I've joined`, `my new GP`): used only for the persona's own."""
 
 HEADS = ("Swim Club", "Yoga Studio", "Coffee House", "Coffee", "Café", "Cafe", "Bakery", "Gym", "Fitness",
@@ -157,7 +164,8 @@ HEADS = ("Swim Club", "Yoga Studio", "Coffee House", "Coffee", "Café", "Cafe", 
 """Generic heads people drop from a place's name (`Pulse Gym` -> `Pulse`)."""
 
 DERIVED = frozenset({"person", "day", "short", "title", "model_a", "hard_words", "hard_plain", "hard_bag", "animal_a",
-                     "thing_a", "job_a", "kind_a", "do", "colleague_first", "partner_first", "relative_first"})
+                     "thing_a", "job_a", "kind_a", "do", "colleague_first", "partner_first", "relative_first",
+                     "race_a"})
 """Parts said another way (not phrases of the value): the frame check takes them as the value's by construction."""
 
 
@@ -243,6 +251,8 @@ def value_parts(fact: Fact, persona: Persona, year: int | None = None) -> dict[s
     for key in ("animal", "thing", "job", "kind"):
         if key in parts:
             parts[f"{key}_a"] = indefinite(parts[key])
+    if fact.attribute == "race_goal":  # `the Berlin Marathon` -> `a marathon` (in Berlin)
+        parts["race_a"] = indefinite(parts["race"] if parts["race"] == "10K" else parts["race"].lower())
     if "doing" in parts:  # `re-tiling` -> `re-tile`
         parts["do"] = base_form(parts["doing"])
     if "model" in parts:

@@ -69,9 +69,13 @@ def required_phrases(output: BaseModel, context: dict[str, Any]) -> str | None:
 
 def required_of(fact: dict[str, Any]) -> list[str]:
     """The phrases a fact's text must hold verbatim: its names when it lists them (its correction too, when
-    it is said wrong first), else its `must_include` or `mention` phrase."""
+    it is said wrong first; for a split one, only those of the part its clause says), else its `must_include` or
+    `mention` phrase."""
     if isinstance(fact.get("names"), list):
-        return [*fact["names"], *([fact["correction"]] if fact.get("correction") else [])]
+        names = fact["names"]
+        if fact.get("mode") == "split":  # the opening says one part; the names of the other are the follow-up's
+            names = [n for n in names if mentions(str(fact.get("clause", "")), n)]
+        return [*names, *([fact["correction"]] if fact.get("correction") else [])]
     phrase = fact.get("must_include") or fact.get("mention")
     return [phrase] if phrase else []
 

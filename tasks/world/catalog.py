@@ -242,8 +242,32 @@ CORE_KINDS: list[EventKind] = [
             weight=3,
             long_share=0.4,
             cooldown=10,
+            spare_cooldown=6,
             requires=lambda p: bool(E.friends(p)),
             tags=tags("hosting", "social"),
+        ),
+        EventKind(  # a friend's life heard between visits: the news of someone whose life may change now
+            "friend_call",
+            "catch up with {friend} on the phone about {topic}",
+            E.draw_friend_call,
+            Outcome(
+                (
+                    _fs(
+                        "{life_attribute}",
+                        "{life_value}",
+                        "{life_short}",
+                        subject="friend",
+                        path="relationships[name={friend}].attributes.{life_attribute}",
+                    ),
+                )
+            ),
+            Outcome((_fs("missed_call", "{topic}", subject="friend"),), took_place=False),
+            weight=2,
+            long_share=0.0,
+            cooldown=5,
+            spare_cooldown=4,
+            requires=lambda p: bool(E.friends(p)),
+            tags=tags("social"),
         ),
         EventKind(
             "work_project",

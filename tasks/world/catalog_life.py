@@ -26,8 +26,8 @@ LIFE_KINDS: list[EventKind] = [
         "hobby_session", "spend {duration} on {hobby} at {spot}", L.draw_hobby_session,
         Outcome((fs("hobby_session", "{hobby} at {spot}", "{hobby}"), fs("hobby_goal", "{goal}"))),
         Outcome((fs("session_rained_off", "{hobby} session at {spot}", "{hobby}"),), took_place=False),
-        weight=5, long_share=0.0, cooldown=5, tags=tags("routine"), keep="hobby_goal", keep_share=0.85,
-        keep_with=("hobby", "spot", "tags"),
+        weight=5, long_share=0.0, cooldown=5, spare_cooldown=3, tags=tags("routine"), keep="hobby_goal",
+        keep_share=0.85, keep_with=("hobby", "spot", "tags"),
     ),
     EventKind(
         "weekly_shop", "do the weekly shop at {market}", L.draw_shop,
@@ -40,7 +40,8 @@ LIFE_KINDS: list[EventKind] = [
         "cafe_visit", "stop by {cafe} for {drink}", L.draw_cafe_visit,
         Outcome((fs("cafe_visit", "{drink} at {cafe}", "{cafe}"),)),
         Outcome((fs("bad_visit", "{problem} at {cafe}", "{cafe}"),)),
-        weight=2, long_share=0.0, cooldown=10, requires=lambda p: bool(p["traits"]["preferences"].get("cafe")),
+        weight=2, long_share=0.0, cooldown=10, spare_cooldown=6,
+        requires=lambda p: bool(p["traits"]["preferences"].get("cafe")),
         tags=tags("outing"),
     ),
     EventKind(
@@ -48,7 +49,8 @@ LIFE_KINDS: list[EventKind] = [
         Outcome((fs("{life_attribute}", "{life_value}", "{life_short}", subject="relative",
                     path="relationships[name={relative}].attributes.{life_attribute}"),)),
         Outcome((fs("missed_call", "{topic}", subject="relative"),), took_place=False),
-        weight=3, long_share=0.0, cooldown=7, requires=lambda p: bool(p["relationships"]), tags=tags("social"),
+        weight=3, long_share=0.0, cooldown=7, spare_cooldown=4, requires=lambda p: bool(p["relationships"]),
+        tags=tags("social"),
     ),
     EventKind(
         "dinner_out", "have dinner at {restaurant} with {companion}", L.draw_dinner,
@@ -63,6 +65,12 @@ LIFE_KINDS: list[EventKind] = [
         Outcome((fs("lunch_cancelled", "lunch with {colleague}", "{colleague}"),), took_place=False),
         weight=3, long_share=0.0, cooldown=7, requires=L.employed, tags=tags("social", "work"),
     ),
+    EventKind(  # the admin of a life: a haircut, the dentist, the bike in for a service (a booked slot kept or missed)
+        "appointment", "book a {service} at {place}", L.draw_appointment,
+        Outcome((fs("appointment", "{service} at {place}", "{place}"),)),
+        Outcome((fs("appointment_missed", "{service} at {place}", "{place}"),), took_place=False),
+        weight=1, long_share=0.3, cooldown=8, tags=tags("errand"),
+    ),
     EventKind(
         "concert", "see {artist} at {venue}", L.draw_concert,
         Outcome((fs("concert", "{artist} at {venue}", "{artist}"),)),
@@ -74,7 +82,7 @@ LIFE_KINDS: list[EventKind] = [
         Outcome((fs("volunteering", "{task} at {org}", "{org}", path="traits.preferences.volunteering"),),
                 hobby="volunteering at {org}"),
         Outcome((fs("turned_away", "{org}"),), took_place=False),
-        weight=2, long_share=0.3, cooldown=14, tags=tags("social", "commitment"),
+        weight=2, long_share=0.3, cooldown=14, spare_cooldown=7, tags=tags("social", "commitment"),
         keep="volunteering", keep_share=0.8, keep_with=("org_kind",),
     ),
     EventKind(
@@ -103,7 +111,7 @@ LIFE_KINDS: list[EventKind] = [
         Outcome((fs("relationship", "friend", "{new_name}", subject="new_name",
                     path="relationships[role=friend from {where}]", writes="{new_name}"),)),
         Outcome((fs("went_nowhere", "{new_name}"),)),
-        weight=1, long_share=0.0, cooldown=90, requires=lambda p: bool(L.new_friend_places(p)),
+        weight=1, long_share=0.0, cooldown=90, spare_cooldown=60, requires=lambda p: bool(L.new_friend_places(p)),
         tags=tags("social"),
     ),
     EventKind(
@@ -124,7 +132,8 @@ LIFE_KINDS: list[EventKind] = [
             constraint=ConstraintSpec("travel_restriction", "no travel or hard exercise until {until}", "no travel",
                                       ("travel", "sport", "running", "exertion"), (10, 21)),
         ),
-        weight=3, long_share=0.5, cooldown=20, requires=lambda p: bool(L.family(p)), tags=tags("travel", "social"),
+        weight=3, long_share=0.5, cooldown=20, spare_cooldown=12, requires=lambda p: bool(L.family(p)),
+        tags=tags("travel", "social"),
     ),
     EventKind(
         "big_bill", "sort out the {bill}", L.draw_bill,

@@ -274,6 +274,14 @@ def draw_visit(rng: random.Random, profile: dict[str, Any]) -> Entity:
     return {"friend": friend, "occasion": occasion, "reason": reason} | update_fields(update)
 
 
+def draw_friend_call(rng: random.Random, profile: dict[str, Any]) -> Entity:
+    """A friend who rings, what about, and the update of their life they tell (a missed call leaves the topic)."""
+    friend = rng.choice(friends(profile))
+    update = life_update(rng, profile, friend, FRIEND_UPDATES)
+    topic = rng.choice(("the weekend", "old times", "a favour", "the match", "a podcast", "their plans"))
+    return {"friend": friend, "topic": topic} | update_fields(update)
+
+
 def draw_project(rng: random.Random, profile: dict[str, Any]) -> Entity:
     """A work project code name."""
     code = rng.choice(("Atlas", "Beacon", "Juniper", "Orion", "Meridian", "Quartz", "Kestrel", "Lantern"))

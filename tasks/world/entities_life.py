@@ -207,6 +207,26 @@ def draw_shop(rng: random.Random, profile: dict[str, Any]) -> Entity:
     return {"market": rng.choice(MARKETS), "amount": str(rng.randint(18, 140))}
 
 
+SERVICES: dict[str, tuple[str, ...]] = {
+    "haircut": ("Clip Joint", "Clip & Curl", "Mane Street Barbers"),
+    "dental check-up": ("Bright Smile Dental", "Brightside Dental"),
+    "sight test": ("Clearview Opticians", "Clear Sight Opticians"),
+    "bike service": ("Spoke & Chain Cycles", "the Bike Doctor"),
+    "phone screen repair": ("FixIt Phones", "Phone Fixers"),
+    "passport photo": ("Snappy Prints", "the photo booth at the post office"),
+    "shoe repair": ("Heel Bar Express", "the cobbler's on Mill Lane"),
+    "trouser alteration": ("Stitch in Time Tailors", "the tailor's on Mill Lane"),
+}
+"""Everyday appointments and errands (each told `I had a {service} at {place}`), and where each is done: a small
+bank per service with near-duplicate names, so the same places recur and two of them are easy to mix up."""
+
+
+def draw_appointment(rng: random.Random, profile: dict[str, Any]) -> Entity:
+    """An everyday appointment or errand and the place it is booked at."""
+    service = rng.choice(sorted(SERVICES))
+    return {"service": service, "place": rng.choice(SERVICES[service])}
+
+
 def draw_concert(rng: random.Random, profile: dict[str, Any]) -> Entity:
     """An artist and a venue."""
     return {"artist": rng.choice(ARTISTS), "venue": rng.choice(VENUES)}

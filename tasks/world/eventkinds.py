@@ -113,6 +113,9 @@ class EventKind:
     """Relative chance of being chosen when one of the day's plans is drawn."""
     long_share: float = 0.5
     cooldown: int = 14
+    spare_cooldown: int | None = None
+    """The cooldown for a persona with no job to go to (a student, a retiree, the unemployed), when shorter: the
+    days a job takes go to hobbies, friends, family and volunteering instead (`cooldown_for`)."""
     requires: Callable[[dict[str, Any]], bool] = field(default=lambda profile: True)
     tags: frozenset[str] = frozenset()
     keep: str | None = None
@@ -138,6 +141,10 @@ class EventKind:
         """The plan title for this entity, its articles agreeing with what follows ("start an Italian cooking
         course", not "a Italian")."""
         return agree_articles(self.title.format(**entity))
+
+    def cooldown_for(self, spare_time: bool) -> int:
+        """The days between two plans of this kind: `spare_cooldown` for a persona with no job to go to."""
+        return self.spare_cooldown if spare_time and self.spare_cooldown is not None else self.cooldown
 
     def outcome(self, valence: str) -> Outcome:
         """What a positive or a negative rollout of this kind establishes."""

@@ -25,6 +25,7 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import random
+from collections.abc import Collection
 from typing import Any
 
 from schemas.config import BuildConfig
@@ -37,6 +38,7 @@ from tasks.world import banks, causes
 from tasks.world.catalog import KINDS, EventKind, Outcome
 from tasks.world.consistency import BOSS_KINDS, EMPLOYER_KINDS, NOT_EMPLOYED, SELF_EMPLOYED
 from tasks.world.drafts import baseline_drafts, constraint_draft, constraint_of, fact_drafts, outcome_context
+from tasks.world.entities_life import employed
 from tasks.world.evolve import HOBBIES_PATH, FactDraft, Matter, WorldState, facts_valid_at
 from tasks.world.ontology import Attribute, event_names, ontology
 from tasks.world.standing import collect_entities, new_colleagues, standing_world
@@ -136,14 +138,14 @@ class _Simulation:
         if rng.random() >= options.plan_probability:
             return
         for _ in range(rng.randint(1, options.max_plans_per_day)):
-            kind = self.pick_kind(rng, day)
-            if kind is None:
-                return
-            self.add_plan(rng, kind, day)
+            tried: set[str] = set()
+            while (kind := self.pick_kind(rng, day, tried)) is not None and not self.add_plan(rng, kind, day):
+                tried.add(kind.key)  # a plan that cannot be made today (no news from anyone yet) makes way
 
-    def pick_kind(self, rng: random.Random, day: dt.date) -> EventKind | None:
-        """A kind drawn by weight among those possible today (life transitions are planned apart)."""
-        eligible = [k for k in KINDS.values() if k.yearly is None and self.possible(k, day)]
+    def pick_kind(self, rng: random.Random, day: dt.date, tried: Collection[str] = ()) -> EventKind | None:
+        """A kind drawn by weight among those possible today and not `tried` (life transitions are planned
+        apart)."""
+        eligible = [k for k in KINDS.values() if k.yearly is None and k.key not in tried and self.possible(k, day)]
         return rng.choices(eligible, weights=[k.weight for k in eligible])[0] if eligible else None
 
     def possible(self, kind: EventKind, day: dt.date) -> bool:
@@ -156,7 +158,7 @@ class _Simulation:
 
     def rested(self, kind: EventKind, day: dt.date) -> bool:
         last = self.last_done.get(kind.key)
-        return last is None or (day - last).days >= kind.cooldown
+        return last is None or (day - last).days >= kind.cooldown_for(not employed(self.state.profile))
 
     def rate_bound(self, outcome: Outcome, entity: dict[str, str] | None = None) -> list[tuple[str, Attribute]]:
         """(subject field, attribute) for the rate-bound attributes `outcome` may change; the subject field is
@@ -236,18 +238,19 @@ class _Simulation:
         found = self.reason(kind, day)
         return entity | found.entity() if found else entity
 
-    def add_plan(self, rng: random.Random, kind: EventKind, day: dt.date) -> None:
-        """Schedule a plan on a day with room among existing commitments, unless a constraint forbids it."""
+    def add_plan(self, rng: random.Random, kind: EventKind, day: dt.date) -> bool:
+        """Schedule a plan on a day with room among existing commitments, unless a constraint forbids it; True when
+        the plan was made."""
         horizon = "long" if rng.random() < kind.long_share else "short"
         first = 1 if day == self.config.start_date else 0
         offset = rng.randint(7, 30) if horizon == "long" else rng.randint(first, 3)
         entity = self.draw_entity(rng, kind, day)
         if self.too_soon(kind, day, entity) is not None:  # a person's attribute changed lately (a breakup, say)
-            return
+            return False
         keys = self.fact_keys(kind, entity)
         when = self.free_day(day + dt.timedelta(days=offset), 3 if horizon == "short" else 30, day, keys)
         if when is None or self.state.blocker(kind.tags_for(entity), when) is not None:
-            return
+            return False
         plan = Plan(
             plan_id=f"{self.pid}-l{len(self.plans) + 1:04d}",
             persona_id=self.pid,
@@ -260,6 +263,7 @@ class _Simulation:
         )
         self.plans.append(plan)
         self.pending.append(plan)
+        return True
 
     def free_day(self, wanted: dt.date, limit: int, today: dt.date,
                  keys: frozenset[tuple[str, str]] = frozenset()) -> dt.date | None:
@@ -294,9 +298,10 @@ class _Simulation:
     def draw_entity(self, rng: random.Random, kind: EventKind, day: dt.date) -> dict[str, str]:
         titles = {p.title for p in self.plans}
         view = self.state.profile | {"_world": self.standing}
-        for _ in range(12):
+        for _ in range(12):  # a new title, and news of someone whose life may change now (else another's)
             entity = kind.draw(rng, view)
-            if kind.title_for(entity) not in titles:
+            if kind.title_for(entity) not in titles and (kind.keep is not None
+                                                         or self.too_soon(kind, day, entity) is None):
                 break
         entity = self.kept(kind, entity, day, rng) if kind.keep is not None else entity
         return self.with_reason(kind, entity, day)

@@ -148,6 +148,8 @@ EVENT_WORDS: dict[str, tuple[str, str]] = {
     "celebration_postponed": ("postponed celebration", "which celebration did {who} postpone"),
     "missed_call": ("missed call", "what did {who} ring about when the call was missed"),
     "visit_cancelled": ("cancelled visit", "which visit did {who} cancel"),
+    "appointment": ("appointment", "what did {who} have an appointment for"),
+    "appointment_missed": ("missed appointment", "which appointment did {who} miss"),
 }
 """Event attributes as questions name and ask them (`Attribute.noun`, `Attribute.ask`)."""
 STATE_NOUNS = {"favourite_cafe": "favourite café", "disliked_cafe": "least favourite café",
@@ -213,7 +215,9 @@ CORE: tuple[Attribute, ...] = (
         "retirement_postponed": ("{who} {value}", "putting off retirement"),
         "no_second_date": ("{who} got no second date with {value}", "that date"),
         "went_nowhere": ("{who} got talking to {value}, but it went nowhere", "that person I met"),
-        "lunch_cancelled": ("{who} had to cancel {value}", "that cancelled lunch")}),
+        "lunch_cancelled": ("{who} had to cancel {value}", "that cancelled lunch"),
+        "appointment": ("{who} had a {value}", "that appointment"),
+        "appointment_missed": ("{who} missed the {value}", "the appointment I missed")}),
     *_events("person", {
         "recommendation": ("{who} recommended {value}", "{whose} recommendation"),
         "celebration": ("{who} celebrated a {value}", "{whose} celebration"),

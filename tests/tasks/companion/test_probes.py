@@ -99,10 +99,11 @@ def recomputed_tier(p, facts, turns, day) -> str:
 
 
 def test_tier_category_memory_need_and_cold_open_recompute_from_the_lists():
-    """Sixty days with the enriched stratum: a world that keeps to its change rates, where only real state is
+    """Seventy-five days with the enriched stratum: a world that keeps to its change rates, where only real state is
     superseded (a second dinner out supersedes nothing), needs that long and the probes drawn for memory to hold
-    a told change a probe does not restate (an `edge` probe)."""
-    persona, world, corpus, probes = enriched(60, 0.15)
+    a told change a probe does not restate (an `edge` probe). Sixty days held one until issue 55's fuller days
+    drew this persona's year anew: both books it starts in its first two months are now given up."""
+    persona, world, corpus, probes = enriched(75, 0.15)
     facts = {f.fact_id: f for f in world.facts}
     turns = {t.turn_id: t for t in corpus.turns}
     first_user = {}
@@ -133,9 +134,9 @@ def enriched(days: int, memory_rate: float | None):
 
 
 def test_state_updates_state_a_told_change_and_keep_their_distance_tier():
-    """Sixty days with the enriched stratum, as the tier test: a life keeping to its change rates tells its first
-    changes by then."""
-    persona, world, corpus, probes = enriched(60, 0.15)
+    """Seventy-five days with the enriched stratum, as the tier test: a life keeping to its change rates tells its
+    first changes by then."""
+    persona, world, corpus, probes = enriched(75, 0.15)
     facts = {f.fact_id: f for f in world.facts}
     turns = {t.turn_id: t for t in corpus.turns}
     updates = [p for p in probes if p.category == "state_update"]
@@ -149,7 +150,7 @@ def test_state_updates_state_a_told_change_and_keep_their_distance_tier():
 
 
 def test_a_value_is_stale_only_when_a_different_later_value_was_told():
-    persona, world, corpus, probes = enriched(60, 0.15)  # sixty days hold an edge probe (see the tier test)
+    persona, world, corpus, probes = enriched(75, 0.15)  # seventy-five days hold an edge probe (the tier test)
     facts = {f.fact_id: f for f in world.facts}
     turns = {t.turn_id: t for t in corpus.turns}
     told = {}

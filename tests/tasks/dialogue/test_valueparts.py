@@ -55,10 +55,15 @@ def test_a_first_name_stands_for_a_person_only_when_it_picks_out_one_of_them():
     ("home_project", "re-tiling the bathroom", ("re-tile", "the bathroom")),
     ("course", "bookkeeping course at Fernhill Adult School", ("bookkeeping", "Fernhill Adult School")),
     ("current_book", "Nine Rivers by Tomás Reyes", ("Nine Rivers", "Tomás Reyes")),
+    ("race_goal", "the Berlin Marathon", ("a marathon", "Berlin")),
+    ("race_goal", "the Lisbon half marathon", ("a half marathon", "Lisbon")),
+    ("race_goal", "the Porto 10K", ("a 10K", "Porto")),
+    ("appointment", "dental check-up at Bright Smile Dental", ("dental check-up", "Bright Smile Dental")),
+    ("appointment_missed", "haircut at Clip & Curl", ("haircut", "Clip & Curl")),
 ])
 def test_state_and_background_values_are_said_by_their_parts_never_verbatim(attribute, value, parts):
     world, persona = make_world(), make_persona()
-    others = ("visit_cancelled", "recommendation", "home_project")
+    others = ("visit_cancelled", "recommendation", "home_project", "race_goal")
     f = fact(attribute, value, "Priya Shah" if attribute in others else "Maya Okafor")
     seen = set()
     for pick in (0.0, 0.99):

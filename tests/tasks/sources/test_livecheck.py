@@ -125,3 +125,14 @@ def test_a_fact_asked_in_own_words_must_keep_only_its_names():
     assert "Luigi's" in checks.required_phrases(lost, {"facts": facts})
     old = [{"must_include": "mushroom risotto at Luigi's"}]  # a prompt that still asks for the phrase
     assert "mushroom risotto at Luigi's" in checks.required_phrases(said, {"facts": old})
+
+
+def test_a_split_opening_must_keep_only_the_names_of_the_part_it_says():
+    """A book said over two turns: the opening names the book, the first follow-up its author, so a live model's
+    opening is not sent back for the author (it was, on every repair attempt, so live and offline rows differed)."""
+    fact = {"clause": "I started reading The Salt Road", "mode": "split", "must_include": "The Salt Road",
+            "names": ["The Salt Road", "Adaeze Nwosu"]}
+    opening = JournalDraft(title="t", body="I finally started reading The Salt Road last night.")
+    assert checks.required_of(fact) == ["The Salt Road"]
+    assert checks.required_phrases(opening, {"facts": [fact]}) is None
+    assert "Adaeze Nwosu" in checks.required_phrases(opening, {"facts": [fact | {"mode": "paraphrased"}]})

@@ -237,7 +237,8 @@ OCCASIONS = {"colleague_lunch": "at lunch", "dinner_out": "at dinner", "family_c
              "relationship_talk": "during the talk", "first_date": "on the date", "visit_family": "during the visit",
              "friend_visit": "during the visit", "partner_evening": "that evening", "concert": "at the concert",
              "milestone": "at the celebration", "volunteer": "while you were volunteering",
-             "hobby_session": "during the session", "cafe_visit": "over coffee", "meet_someone": "when you met"}
+             "hobby_session": "during the session", "cafe_visit": "over coffee", "meet_someone": "when you met",
+             "friend_call": "on the call"}
 """Event kind -> where in it a question about its person is set (`How did Robin seem at lunch?`)."""
 _SINCE = re.compile(r"^(?:on )?((?:last )?(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|week|weekend)"
                     r"|yesterday)$", re.IGNORECASE)

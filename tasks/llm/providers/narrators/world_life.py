@@ -35,6 +35,13 @@ LIFE_CORE: dict[str, dict[str, tuple[str, ...]]] = {
                      "Missed {relative}'s call about {m0} twice now.",
                      "Phone tag again: {relative} called about {m0}."),
     },
+    "friend_call": {
+        "positive": ("Long chat on the phone with {friend}: turns out {friend} {news}.",
+                     "{friend} rang about {topic}, and the big news is that {friend} {news}.",
+                     "Caught up with {friend} on the phone; apparently {friend} {news}."),
+        "negative": ("{friend} rang about {m0} and I missed it.", "Missed {friend}'s call about {m0}; I'll ring back.",
+                     "Phone tag with {friend} again, something about {m0}."),
+    },
     "dinner_out": {
         "positive": ("Dinner with {companion}: {m0}, we stayed until closing.",
                      "Treated myself and {companion} to {m0}.", "{companion} and I had {m0} tonight."),
@@ -47,6 +54,12 @@ LIFE_CORE: dict[str, dict[str, tuple[str, ...]]] = {
                      "Nice lunch with {colleague} ({m1}); the tip of the day: {m0}."),
         "negative": ("Work blew up, so I had to cancel {m0}.", "Meetings ran over and {m0} never happened.",
                      "Grabbed a sandwich alone after cancelling {m0}."),
+    },
+    "appointment": {
+        "positive": ("Finally had my {m0}; one more thing off the list.", "Ticked off the {m0} this morning.",
+                     "Squeezed in my {m0} at lunchtime, quick and painless."),
+        "negative": ("Completely forgot about the {m0} and missed it.", "The bus never came, so I missed the {m0}.",
+                     "Ran late and missed the {m0}, so I'll have to rebook."),
     },
     "concert": {
         "positive": ("Saw {m0} tonight, ears still ringing.", "What a night: {m0}.",
