@@ -31,6 +31,7 @@ from typing import Any
 from schemas.config import BuildConfig
 from schemas.profile import Persona
 from schemas.world import Event, EventNarration, Plan, ProfileSnapshot, World
+from tasks.common.facttext import value_names
 from tasks.common.rng import rng_for
 from tasks.domains.base import DomainPack, PackOutcome, ScheduledEvent
 from tasks.llm.gateway import CallSpec, Gateway
@@ -58,6 +59,13 @@ def simulate(config: BuildConfig, persona: Persona, gateway: Gateway, pack: Doma
         day += dt.timedelta(days=1)
     sim.narrate_all()
     return sim.world()
+
+
+def plan_names(entity: dict[str, str]) -> frozenset[str]:
+    """The proper names a plan's entity gives (a restaurant, a friend, a city; lower case), less those of the
+    earlier event it came of (`cause`, `cause_event`)."""
+    return frozenset(n.lower() for key, value in entity.items() if key not in ("cause", "cause_event")
+                     for n in value_names(str(value)) if len(n) > 2)
 
 
 def pack_for(config: BuildConfig) -> DomainPack:
@@ -248,7 +256,8 @@ class _Simulation:
         if self.too_soon(kind, day, entity) is not None:  # a person's attribute changed lately (a breakup, say)
             return False
         keys = self.fact_keys(kind, entity)
-        when = self.free_day(day + dt.timedelta(days=offset), 3 if horizon == "short" else 30, day, keys)
+        when = self.free_day(day + dt.timedelta(days=offset), 3 if horizon == "short" else 30, day, keys,
+                             plan_names(entity))
         if when is None or self.state.blocker(kind.tags_for(entity), when) is not None:
             return False
         plan = Plan(
@@ -266,17 +275,22 @@ class _Simulation:
         return True
 
     def free_day(self, wanted: dt.date, limit: int, today: dt.date,
-                 keys: frozenset[tuple[str, str]] = frozenset()) -> dt.date | None:
+                 keys: frozenset[tuple[str, str]] = frozenset(),
+                 names: frozenset[str] = frozenset()) -> dt.date | None:
         """`wanted`, or the next day within `limit` days of today with fewer commitments than the daily cap and
-        no pending plan that may state a fact on the same (subject, attribute) as `keys`.
+        no pending plan that may state a fact on the same (subject, attribute) as `keys` or names one of `names`.
 
         Two rollouts that day writing one key would make the first fact superseded on the day it begins: an
-        empty validity interval (a call and a visit both bringing news of one friend, say)."""
+        empty validity interval (a call and a visit both bringing news of one friend, say). Two plans that day
+        naming one place or person would make the day's texts say of one what is true of the other (an evening
+        at Casa Lolita called off and a dinner at Casa Lolita that went well: `we never made it to Casa Lolita`
+        is then about both), and a question naming the place and the day would have two answers."""
         cap = self.config.stages.loop.max_plans_per_day
         busy = [p.scheduled_for for p in self.pending]
 
         def clashes(day: dt.date) -> bool:
-            return any(p.scheduled_for == day and keys & self.fact_keys(KINDS[p.kind], p.entity)
+            return any(p.scheduled_for == day and (keys & self.fact_keys(KINDS[p.kind], p.entity)
+                                                   or names & plan_names(p.entity))
                        for p in self.pending)
 
         day = wanted

@@ -167,6 +167,33 @@ def test_two_plans_stating_one_fact_never_share_a_day():
     assert sim.free_day(day, 3, day, sim.fact_keys(visit, {"friend": "Somebody Else"} | pet)) == day
 
 
+def test_two_plans_naming_one_place_or_person_never_share_a_day():
+    """An evening at Casa Lolita called off and a dinner at Casa Lolita that went well on one day make the day's
+    texts say of one what is true of the other; plans naming one place or person go on different days, and in a
+    whole simulated stretch no day's events share a name."""
+    cfg = BuildConfig(name="t", seed=3, days=60, start_date=dt.date(2024, 1, 1))
+    persona = profile.enrich_persona(cfg, "p0000", profile.BUNDLED_SEEDS[3], Gateway(ProviderConfig()))
+    sim = loop._Simulation(cfg, persona, Gateway(ProviderConfig()))
+    day = dt.date(2024, 1, 10)
+    sim.pending.append(Plan(plan_id="p0000-l0001", persona_id="p0000", created_on=cfg.start_date, horizon="short",
+                            scheduled_for=day, title="take Joaquim out to Casa Lolita", kind="partner_evening",
+                            entity={"partner": "Joaquim", "place": "Casa Lolita"}))
+    dinner = {"restaurant": "Casa Lolita", "companion": "Alex Ferreira", "dish": "falafel wraps"}
+    assert loop.plan_names(dinner) == {"casa lolita", "alex ferreira"}
+    assert sim.free_day(day, 3, day, names=loop.plan_names(dinner)) == day + dt.timedelta(days=1)
+    elsewhere = dinner | {"restaurant": "Blue Fig"}
+    assert sim.free_day(day, 3, day, names=loop.plan_names(elsewhere)) == day
+    world = loop.simulate(cfg.model_copy(update={"days": 120}), persona, Gateway(ProviderConfig()))
+    plans = {p.plan_id: p for p in world.plans}
+    by_day = defaultdict(list)
+    for event in world.events:
+        if event.plan_id in plans:
+            by_day[event.date].append(loop.plan_names(plans[event.plan_id].entity))
+    assert sum(len(v) > 1 for v in by_day.values()) > 5  # days with more than one plan exist
+    for names in by_day.values():
+        assert all(not a & b for i, a in enumerate(names) for b in names[i + 1:])
+
+
 @pytest.mark.parametrize(("preset", "personas", "pid"), [("rhelm", 40, "p0038"), ("rhelm", 120, "p0110"),
                                                            ("rhelm", 120, "p0115")])
 def test_no_fact_is_superseded_on_the_day_it_begins(preset, personas, pid):
