@@ -70,19 +70,25 @@ def relation_words(view: View, q: Question) -> Problems:
         det, word, name = m.group("det"), m.group("word"), (m.group("name") or "").strip()
         if det.endswith(("'s", "’s")) and det[:-2] != view.first:
             continue  # someone else's relation (`Karim's husband`): not the persona's
-        bound = _named(view, name)
+        past = PAST_COPULA.search(text[:m.start()])  # `Joaquim Janssen was my partner`: said of the time before
+        bound = _named(view, name) or (_named(view, past.group("name")) if past else None)
         candidates = {bound} if bound else referents
         if not candidates or not bound and not any(role_fits(word, r) for p in view.people
                                                    for r in view.roles_before(p, dt.date.max)):
             continue  # nobody of the world is ever that: `my grandmother's sewing machine` names a belonging
         roles = {c: view.roles(c, day) for c in candidates}
-        if q.category == "hallucination":  # a stale relation is a false premise the gold corrects: it must have held
+        if q.category == "hallucination" or past:  # a stale relation (a false premise the gold corrects, or one
+            # said in the past tense) must have held
             roles = {c: rs | view.roles_before(c, day) for c, rs in roles.items()}
         if not any(role_fits(word, r) for rs in roles.values() for r in rs):
             who = ", ".join(f"{c} ({'/'.join(sorted(rs)) or 'unknown'})" for c, rs in sorted(roles.items()))
             out.append((f"calls {bound or 'its referent'} '{det} {word}', but on {day} that is {who}",
                         "name the person by the relation that holds for them then"))
     return out
+
+
+PAST_COPULA = re.compile(r"(?:(?P<name>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)*)\s+)?\b(?:was|were|used to be)\s+$")
+"""What comes before a relation word said of the past (`Joaquim Janssen was my partner`): the name it is said of."""
 
 
 def _named(view: View, name: str) -> str | None:

@@ -3,6 +3,8 @@ name or a quoted slot value, and an event is asked as what happened, not as if i
 
 from __future__ import annotations
 
+import datetime as dt
+
 from tasks.questions.assemble import prepare
 from tasks.questions.base import Candidate
 from tasks.questions.generators import kit, mixed
@@ -46,6 +48,18 @@ def test_an_event_is_asked_by_its_question_and_told_by_its_frame():
     assert kit.attribute_of(ctx, lunch) == "Maya's cancelled lunch"
     assert kit.said(ctx, lunch) == "Maya had to cancel lunch with Sam Yoon"
     assert "now" not in kit.said(ctx, city).split() and "Boston" in kit.said(ctx, city)
+
+
+def test_a_relation_that_ended_is_told_as_it_held_then():
+    """`the day Maya first told you that ...` of a partner who is an ex by the question's day: `Sam Yoon was Maya's
+    partner`, never `Maya gets on well with her partner Sam Yoon` (the sign-off refuses a relation word that does not
+    hold on the question's day)."""
+    ctx = make_context()
+    ended = fact(60, 1, "Sam Yoon", "relationship", "partner", 1, ["partner"]).model_copy(
+        update={"valid_to": ctx.day - dt.timedelta(days=3)})
+    held = ended.model_copy(update={"valid_to": None})
+    assert kit.said(ctx, ended) == "Sam Yoon was Maya's partner"
+    assert kit.said(ctx, held) != kit.said(ctx, ended) and "was" not in kit.said(ctx, held).split()
 
 
 def test_post_modification_never_treats_two_events_as_a_change():

@@ -149,6 +149,27 @@ def test_each_planted_defect_is_an_error_that_fails_the_build(defect):
     assert not report.success and any(check in seen and found[0].message[:40] in seen for seen in failed.observed)
 
 
+def test_a_relation_that_ended_is_said_in_the_past_tense():
+    """Priya was the persona's partner until March 15 and is an ex by the question's day (March 20): `my partner
+    Priya` in the present is refused, `Priya Shah was my partner` (what the user told then) is signed."""
+    world = _world()
+    facts = [f.model_copy(update={"value": "partner", "surface_forms": ["partner"], "valid_to": dt.date(2024, 3, 15)})
+             if f.subject == "Priya Shah" and f.attribute == "relationship" else f for f in world.facts]
+    facts.append(Fact(fact_id=f"{PID}-f0020", persona_id=PID, event_id=f"{PID}-e0004", subject="Priya Shah",
+                      attribute="relationship", value="ex-partner", valid_from=dt.date(2024, 3, 15),
+                      surface_forms=["ex-partner"]))
+    world = world.model_copy(update={"facts": facts})
+
+    def audit(text: str) -> list[str]:
+        q = _question(7, text, "March 9, 2024", "On March 9, 2024.", fact_ids=[f"{PID}-f0003"])
+        return [f.check for f in signoff(make_persona(), world, _corpus(), QuestionSet(questions=[q]))]
+
+    assert audit("When did I first tell you that I get on well with my partner Priya Shah?") == [
+        "signoff.relation_word"]
+    assert audit("When did I first tell you that Priya Shah was my partner?") == []
+    assert audit("When did I first tell you that Priya Shah was my sister?") == ["signoff.relation_word"]
+
+
 def test_the_verify_stage_runs_the_signoff():
     from tasks.verify import verify_persona
 

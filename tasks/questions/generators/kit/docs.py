@@ -228,6 +228,10 @@ telling drops."""
 def said(ctx: QContext, fact: Fact) -> str:
     """The fact as a clause a question can hold (tasks/common/facttext.py `clause`, without `now`): `Maya lives
     in Boston`, `Maya had to cancel lunch with Sam`, never `Maya's lunch cancelled is lunch with Sam`."""
+    if fact.attribute == "relationship" and fact.valid_to is not None and fact.valid_to <= ctx.day:
+        # a relation that no longer holds on the question's day is said as it held then (`Joaquim was Sofía's
+        # partner`), never as if it held now (`Sofía gets on well with her partner Joaquim`, of her ex)
+        return f"{fact.subject} was {first_name(ctx.persona.name)}'s {fact.value}"
     return NOW_WORDS.sub("", clause(fact, ctx.persona, "third"))
 
 
