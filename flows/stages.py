@@ -10,6 +10,7 @@ cache (`flows/fingerprint.py` builds its key) lands again, correctly, in the new
 from __future__ import annotations
 
 import hashlib
+import logging
 import pickle
 import threading
 import time
@@ -19,6 +20,7 @@ from typing import Any
 
 import pydantic_core
 from prefect import Task, get_run_logger, task
+from prefect.exceptions import MissingContextError
 
 from flows.fingerprint import stage_fingerprint
 from flows.pipeline import STAGES
@@ -155,8 +157,12 @@ def _stage_task(stage: str):
 
 @contextmanager
 def heartbeat(stage: str, persona_id: str, gateway: Gateway | None = None):
-    """Log `stage persona: N model calls so far` every HEARTBEAT_S seconds while the block runs."""
-    logger = get_run_logger()
+    """Log `stage persona: N model calls so far` every HEARTBEAT_S seconds while the block runs (to the Prefect run's
+    log, or outside a run, as `lifeloom plan` calls the stage functions, to the `lifeloom.stages` logger)."""
+    try:
+        logger = get_run_logger()
+    except MissingContextError:
+        logger = logging.getLogger("lifeloom.stages")
     stop = threading.Event()
     started = time.monotonic()
 

@@ -50,8 +50,14 @@ class ProviderConfig(_Strict):
     timeout_s: float = Field(60.0, gt=0, description="per-request timeout")
     max_retries: int = Field(4, ge=0, description="retries of a transient error (429, 5xx, timeout) per attempt")
     breaker_threshold: int = Field(12, ge=1, description="consecutive failed requests that open the circuit")
-    price_per_mtok_in: float = Field(0.0, ge=0, description="USD per million input tokens")
-    price_per_mtok_out: float = Field(0.0, ge=0, description="USD per million output tokens")
+    price_per_mtok_in: float | None = Field(
+        None, ge=0, description="USD per million input tokens (None: the dated price table of tasks/llm/pricing.py)")
+    price_per_mtok_out: float | None = Field(
+        None, ge=0, description="USD per million output tokens (None: the price table)")
+    price_per_mtok_cached_in: float | None = Field(
+        None, ge=0, description="USD per million input tokens read from the prompt cache (None: as input)")
+    latency_s: float = Field(1.0, gt=0, description="seconds to a call's first token, for the plan's wall time")
+    output_tokens_per_s: float = Field(60.0, gt=0, description="output tokens a second, for the plan's wall time")
 
     @field_validator("base_url")
     @classmethod
@@ -304,6 +310,9 @@ class Limits(_Strict):
         None, gt=0, description="refuse a build whose estimated peak memory is larger (None: 80% of this machine's)")
     max_calls: int = Field(
         250_000, ge=1, description="refuse a build estimated to make more model calls through a paid provider")
+    max_cost_usd: float = Field(
+        10.0, ge=0, description="a build whose plan costs more (or whose price is unknown) asks before it starts, "
+                                "and without a terminal refuses unless given --yes (flows/plan.py)")
 
 
 CALENDAR_MARGIN_DAYS = 366

@@ -31,6 +31,7 @@ from schemas.llm import LLMCall
 from schemas.secrets import clip
 from tasks.llm import checks, prompts
 from tasks.llm.cache import CallCache
+from tasks.llm.pricing import price_for
 from tasks.llm.types import LLMRequest, LLMResponse, Provider, estimate_tokens
 
 M = TypeVar("M", bound=BaseModel)
@@ -62,6 +63,17 @@ def output_schema(output_model: type[BaseModel]) -> dict[str, Any]:
     return json.loads(_schema_json(output_model))
 
 
+def call_key(provider: str, model: str, prompt: str, prompt_name: str, schema: dict[str, Any], temperature: float,
+             max_output_tokens: int, sample: int, system: str) -> str:
+    """The call cache's key: a hash of everything the provider is sent."""
+    material = json.dumps(
+        {"provider": provider, "model": model, "system": system, "prompt": prompt, "prompt_name": prompt_name,
+         "schema": schema, "temperature": temperature, "max_output_tokens": max_output_tokens, "sample": sample},
+        sort_keys=True,
+    )
+    return hashlib.sha256(material.encode()).hexdigest()
+
+
 class Gateway:
     """Validated model calls with cache, limits, repair, fallback and a ledger.
 
@@ -83,6 +95,7 @@ class Gateway:
         self.hard_checks = self.live if hard_checks is None else hard_checks
         self.limiter = limiter or (limiter_for(config) if self.live else None)
         self.max_attempts = max_attempts
+        self._price = price_for(config) if self.live else None
         self._ledger: list[LLMCall] = []
         self._lock = threading.Lock()
 
@@ -144,16 +157,12 @@ class Gateway:
 
         text = prompts.render(prompt_name, context)
         schema = output_schema(output_model)
-        key_material = json.dumps(
-            {"provider": self.provider.name, "model": self.provider.model, "system": SYSTEM, "prompt": text,
-             "prompt_name": prompt_name, "schema": schema, "temperature": self.config.temperature,
-             "max_output_tokens": self.config.max_output_tokens, "sample": sample},
-            sort_keys=True,
-        )
         return LLMRequest(
             prompt_name=prompt_name, prompt=text, context=context, output_schema=schema, model=self.provider.model,
             temperature=self.config.temperature, max_output_tokens=self.config.max_output_tokens,
-            call_key=hashlib.sha256(key_material.encode()).hexdigest(), sample=sample,
+            call_key=call_key(self.provider.name, self.provider.model, text, prompt_name, schema,
+                              self.config.temperature, self.config.max_output_tokens, sample, SYSTEM),
+            sample=sample,
         )
 
     def _call_with_repair(self, request: LLMRequest, output_model: type[M]) -> tuple[dict, M]:
@@ -217,9 +226,11 @@ class Gateway:
         raise AssertionError("unreachable")
 
     def price(self, response: LLMResponse) -> float:
-        """USD for one response from the config's price table (per million tokens)."""
-        return (response.input_tokens * self.config.price_per_mtok_in
-                + response.output_tokens * self.config.price_per_mtok_out) / 1e6
+        """USD for one response at the model's price (tasks/llm/pricing.py: the config's, else the dated table;
+        0 when the price is unknown, which `lifeloom plan` says before the build)."""
+        if self._price is None:
+            return 0.0
+        return self._price.cost(response.input_tokens, response.output_tokens)
 
     def _fallback(self, request: LLMRequest, output_model: type[M], attempts: int, usage: dict, error: str,
                   retry: bool) -> tuple[dict, M]:

@@ -28,6 +28,8 @@ def test_build_freezes_a_release_with_manifest(tiny):
     assert result["release"]["path"] == str(path)
     manifest = json.loads((path / "manifest.json").read_text())
     assert manifest["provider"]["name"] == "offline"
+    assert set(manifest["stage_providers"]) == {"profile", "loop", "sources", "dialogue", "questions", "companion"}
+    assert {p["name"] for p in manifest["stage_providers"].values()} == {"offline"}
     assert manifest["row_counts"]["questions"] > 0 and manifest["row_counts"]["turns"] > 0
     assert manifest["gates"]["failed"] == 0
     assert set(manifest["table_hashes"]) >= {"questions", "question_evidence", "facts", "turns", "llm_calls"}
@@ -40,6 +42,21 @@ def test_build_freezes_a_release_with_manifest(tiny):
     assert 0 <= manifest["companion"]["natural_memory_rate"] < 0.2
     for name in manifest["files"]:
         assert (path / name).is_file()
+
+
+def test_the_plan_equals_the_ledger_of_the_build(tiny):
+    """`lifeloom plan` on the offline path counts exactly what the build's ledger holds, stage by stage (issue 56:
+    within 10 percent of a real build's ledger; offline both are exact)."""
+    from flows.plan import plan_build
+
+    home, result = tiny
+    plan = plan_build(load_preset("tiny"), None, workers=1)
+    con = open_catalog(Layout(home))
+    ledger = {stage: (calls, i, o) for stage, calls, i, o in con.execute(
+        "select stage, count(*), sum(input_tokens), sum(output_tokens) from llm_calls where run_id = ? group by 1",
+        [result["run_id"]]).fetchall()}
+    assert {r.stage: (r.calls, r.input_tokens, r.output_tokens) for r in plan.rows} == ledger
+    assert plan.cost == 0.0 and not plan.paid
 
 
 def test_catalog_answers_queries_about_the_latest_run(tiny):

@@ -18,6 +18,7 @@ from tasks.llm.limits import reset_limiters
 from tasks.llm.preflight import check_providers
 from tests.llm_mock.server import MockLLM, Oracle
 from warehouse.ledger import ledger_by_stage_model
+from warehouse.paths import Layout
 
 FAKE_KEY = "sk-Fq7Rz2Xw9Lk4Tn8Vb3Mh6Jd1Pc5Gs"
 FAULTS = ("429", "500", "timeout", "badbody", "malformed", "invalid", "truncate", "omit")
@@ -75,6 +76,12 @@ def test_build_on_provider_accounts_for_every_fault_then_reruns_from_cache(provi
     assert_no_secret(tmp_path, caplog.text)
     if provider == "anthropic":
         return  # the rerun below is format-independent; one provider keeps the suite fast
+    # the plan walks the corpus the mock's answers wrote: every call it counts was made, and the data root's call
+    # cache answers each one, so a rebuild costs nothing and the plan says so
+    from flows.plan import plan_build
+
+    plan = plan_build(config, Layout(tmp_path).llm_cache, workers=1)
+    assert plan.calls == len(rows) and plan.cache_hits == plan.calls and plan.cost == 0.0 and not plan.paid
     calls = mock.calls
     second = build_corpus(config=config, home=str(tmp_path))
     assert mock.calls == calls  # the cache answers everything

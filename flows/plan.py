@@ -1,0 +1,357 @@
+"""`lifeloom plan`: what a build will call, cost and wait for, before any call is made.
+
+The plan is counted, not guessed: every persona's stages run as the build runs them (the stage tasks' own
+functions, `flows/stages.py`, in the order flows/pipeline.py declares), through the counting gateway of
+tasks/llm/counting.py: the offline narrator answers, tokens are counted as the configured provider bills them,
+the data root's call cache is read (a request found there is a hit and costs nothing) and never written. Stages
+that call no model and feed none that does (review, verify) are not run. Nothing lands and nothing is sent.
+
+What a plan holds, per stage and provider/model (the stage's own `[stages.providers.<stage>]` provider when it has
+one): calls, hits of the call cache, input and output tokens, the cost at the synchronous and the batch price
+(tasks/llm/pricing.py: the config's prices, else the dated table; `unknown price` when neither knows the model,
+never a guess), and the minimum wall time at the configured limits:
+
+- a persona's stages run in dependency order (a stage starts when its inputs are done), and a stage's rounds of
+  calls one after another (tasks/llm/counting.py: a `generate_many` is one round, run `max_concurrency` at a time);
+  a call takes `latency_s + output_tokens / output_tokens_per_s` of its provider config; a cache hit takes none;
+- `runner.max_active_personas` personas run at once (longest first onto the freest slot);
+- each endpoint (provider, base_url, model) can start no more than `requests_per_minute` calls a minute, take
+  `input_tokens_per_minute` and `output_tokens_per_minute`, nor run more than `max_concurrency` calls at once
+  (the build's limiter, tasks/llm/limits.py, shares one budget per endpoint across stages and personas).
+
+The minimum wall time is the largest of those bounds: the model-call time of a build that never waits on
+anything else (the offline work of the stages, a few minutes for rhelm, comes on top).
+
+On the offline path the plan equals the build's ledger (`llm_calls`) exactly: same calls, same tokens. For a real
+provider the input tokens are exact up to the tokenizer's stand-in (Anthropic), and the output tokens assume a
+model writes about as much as the offline narrator does for the same schema, at the first attempt.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from schemas.config import BuildConfig, ProviderConfig
+from tasks.llm.pricing import PRICES_AS_OF, Price, describe, price_for
+
+
+@dataclass
+class PersonaCount:
+    """What one persona's stages called: ledger rows (as dicts) and each stage's rounds."""
+
+    persona_id: str
+    rows: list[dict[str, Any]]
+    rounds: dict[str, list[list[int]]]
+
+
+@dataclass
+class StageRow:
+    """One row of a plan: a stage on one provider/model."""
+
+    stage: str
+    provider: str
+    model: str
+    calls: int = 0
+    cache_hits: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost: float | None = 0.0
+    batch_cost: float | None = 0.0
+    price: str = ""
+    min_wall_seconds: float = 0.0
+    """The stage's own share: the longest persona's rounds on this stage, at the configured concurrency."""
+
+
+@dataclass
+class Plan:
+    """A build's plan: rows per stage and provider/model, totals, and what the figures rest on."""
+
+    name: str
+    personas: int
+    rows: list[StageRow]
+    min_wall_seconds: float
+    bounds: dict[str, float]
+    """Each bound on the wall time (`critical path`, `<endpoint> requests`, ... tokens, ... concurrency)."""
+    unknown_price: list[str] = field(default_factory=list)
+    prices_as_of: str = PRICES_AS_OF
+    assumptions: list[str] = field(default_factory=list)
+
+    @property
+    def calls(self) -> int:
+        return sum(r.calls for r in self.rows)
+
+    @property
+    def cache_hits(self) -> int:
+        return sum(r.cache_hits for r in self.rows)
+
+    @property
+    def input_tokens(self) -> int:
+        return sum(r.input_tokens for r in self.rows)
+
+    @property
+    def output_tokens(self) -> int:
+        return sum(r.output_tokens for r in self.rows)
+
+    @property
+    def cost(self) -> float | None:
+        """USD at the synchronous price; None when a paid call's price is unknown."""
+        return None if self.unknown_price else round(sum(r.cost or 0.0 for r in self.rows), 4)
+
+    @property
+    def batch_cost(self) -> float | None:
+        return None if self.unknown_price else round(sum(r.batch_cost or 0.0 for r in self.rows), 4)
+
+    @property
+    def paid(self) -> bool:
+        """Whether any call goes to a provider other than the offline narrator."""
+        return any(r.provider != "offline" and r.calls > r.cache_hits for r in self.rows)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "personas": self.personas, "calls": self.calls, "cache_hits": self.cache_hits,
+                "input_tokens": self.input_tokens, "output_tokens": self.output_tokens, "cost": self.cost,
+                "batch_cost": self.batch_cost, "min_wall_seconds": round(self.min_wall_seconds, 1),
+                "currency": "USD", "prices_as_of": self.prices_as_of, "unknown_price": self.unknown_price,
+                "bounds": {k: round(v, 1) for k, v in self.bounds.items()}, "assumptions": self.assumptions,
+                "stages": [asdict(r) for r in self.rows]}
+
+
+# -- counting -------------------------------------------------------------------------------------------------
+def needed_stages() -> list[str]:
+    """The stages a plan runs: those that call a model, and those they need (in pipeline order)."""
+    from flows.pipeline import PIPELINE, STAGES
+
+    needed: set[str] = set()
+    for stage in reversed(PIPELINE):
+        if stage.gateway or stage.name in needed:
+            needed.add(stage.name)
+            needed |= set(STAGES[stage.name].inputs)
+    return [s.name for s in PIPELINE if s.name in needed]
+
+
+def count_persona(config: BuildConfig, persona_id: str, seed_text: str, cache_root: Path | None) -> PersonaCount:
+    """Run one persona's stages through counting gateways (module doc); its ledger rows and rounds."""
+    from flows.pipeline import STAGES
+    from flows.stages import STAGE_TASKS, Ctx
+    from tasks.llm.cache import CallCache
+    from tasks.llm.counting import PeekCache, PlanGateway
+
+    shared = PeekCache(cache_root)
+    gateways: dict[str, PlanGateway] = {}
+
+    class PlanCtx(Ctx):
+        def gateway(self, stage: str) -> PlanGateway:
+            provider = self.config.provider_for(stage)
+            # the build's offline gateways keep an in-memory cache each; real ones share the data root's
+            gw = PlanGateway(provider, cache=CallCache(None) if provider.name == "offline" else shared)
+            gateways[stage] = gw
+            return gw
+
+    ctx = PlanCtx(config, None, "plan")  # type: ignore[arg-type]  (a plan lands nothing: no layout)
+    done: dict[str, Any] = {}
+    rows: list[dict[str, Any]] = []
+    rounds: dict[str, list[list[int]]] = {}
+    for name in needed_stages():
+        stage = STAGES[name]
+        args = [done[i] for i in stage.inputs] if stage.inputs else [seed_text]
+        done[name] = STAGE_TASKS[name].fn(ctx, persona_id, *args)
+        rows += [r.model_dump() for r in done[name].ledger]
+        gw = gateways.pop(stage.gateway, None) if stage.gateway else None
+        if gw is not None:
+            rounds[name] = [[r.output_tokens for r in rnd if not r.cached] for rnd in gw.rounds]
+    return PersonaCount(persona_id, rows, rounds)
+
+
+def _count_one(args: tuple) -> PersonaCount:
+    return count_persona(*args)
+
+
+def count_build(config: BuildConfig, cache_root: Path | None, workers: int | None = None,
+                say: Callable[[str], None] = lambda _: None) -> list[PersonaCount]:
+    """`count_persona` for every persona of the config, on `workers` processes (default: the machine's cores)."""
+    from tasks.world.profile import persona_ids, seed_texts
+
+    jobs = [(config, pid, seed, cache_root) for pid, seed in zip(persona_ids(config), seed_texts(config),
+                                                                   strict=True)]
+    workers = max(1, min(len(jobs), workers or os.cpu_count() or 1))
+    if workers == 1:
+        counted = []
+        for job in jobs:
+            counted.append(_count_one(job))
+            say(f"plan: counted {len(counted)}/{len(jobs)} personas")
+        return counted
+    counted = []
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for found in pool.map(_count_one, jobs):
+            counted.append(found)
+            say(f"plan: counted {len(counted)}/{len(jobs)} personas")
+    return counted
+
+
+# -- the plan -------------------------------------------------------------------------------------------------
+def call_seconds(provider: ProviderConfig, output_tokens: int) -> float:
+    """How long one call of `provider` takes: time to the first token and the output at the configured speed (the
+    offline narrator waits on no network: none)."""
+    if provider.name == "offline":
+        return 0.0
+    return provider.latency_s + output_tokens / provider.output_tokens_per_s
+
+
+def round_seconds(provider: ProviderConfig, outputs: list[int]) -> float:
+    """A round's calls, `max_concurrency` at once, each wave as long as its slowest call."""
+    ordered = sorted(outputs, reverse=True)
+    size = max(1, provider.max_concurrency)
+    return sum(call_seconds(provider, ordered[i]) for i in range(0, len(ordered), size))
+
+
+def persona_seconds(config: BuildConfig, rounds: dict[str, list[list[int]]]) -> tuple[float, dict[str, float]]:
+    """The persona's critical path through the stage graph, and each stage's own time."""
+    from flows.pipeline import PIPELINE
+
+    own = {stage: sum(round_seconds(config.provider_for(stage), r) for r in rs) for stage, rs in rounds.items()}
+    finish: dict[str, float] = {}
+    for stage in PIPELINE:
+        start = max((finish.get(i, 0.0) for i in stage.inputs), default=0.0)
+        finish[stage.name] = start + own.get(stage.name, 0.0)
+    return max(finish.values(), default=0.0), own
+
+
+def makespan(paths: list[float], slots: int) -> float:
+    """Longest first onto the freest of `slots` (the runner's persona branches in flight)."""
+    loads = [0.0] * max(1, slots)
+    for p in sorted(paths, reverse=True):
+        i = loads.index(min(loads))
+        loads[i] += p
+    return max(loads, default=0.0)
+
+
+def endpoint(provider: ProviderConfig) -> tuple[str, str, str]:
+    return provider.name, provider.base_url or "default", provider.model
+
+
+def endpoint_label(provider: ProviderConfig) -> str:
+    where = f" at {provider.base_url}" if provider.base_url else ""
+    return f"{provider.name} {provider.model}{where}"
+
+
+def make_plan(config: BuildConfig, counted: list[PersonaCount]) -> Plan:
+    """The plan of `config` from its counted personas (module doc)."""
+    providers = {stage: config.provider_for(stage) for stage in {r["stage"] for c in counted for r in c.rows}}
+    table: dict[tuple[str, str, str], StageRow] = {}
+    for c in counted:
+        for r in c.rows:
+            row = table.setdefault((r["stage"], r["provider"], r["model"]),
+                                   StageRow(r["stage"], r["provider"], r["model"]))
+            row.calls += 1
+            row.cache_hits += int(r["cached"])
+            if not r["cached"]:
+                row.input_tokens += r["input_tokens"]
+                row.output_tokens += r["output_tokens"]
+    unknown = []
+    for (stage, _, _), row in table.items():
+        price: Price | None = price_for(providers[stage])
+        row.price = describe(price)
+        if price is None:
+            row.cost = row.batch_cost = None
+            if row.calls > row.cache_hits:
+                unknown.append(f"{row.provider} {row.model}")
+            continue
+        row.cost = round(price.cost(row.input_tokens, row.output_tokens), 4)
+        row.batch_cost = None if price.batch is None else round(
+            price.cost(row.input_tokens, row.output_tokens, batch=True), 4)
+    paths, per_stage = [], defaultdict(float)
+    for c in counted:
+        path, own = persona_seconds(config, c.rounds)
+        paths.append(path)
+        for stage, seconds in own.items():
+            per_stage[stage] = max(per_stage[stage], seconds)
+    for (stage, _, _), row in table.items():
+        row.min_wall_seconds = round(per_stage.get(stage, 0.0), 1)
+    bounds = {"critical path": makespan(paths, config.runner.max_active_personas)}
+    for stages in _endpoints(providers).values():
+        provider = providers[stages[0]]
+        if provider.name == "offline":
+            continue
+        rows = [r for (s, _, _), r in table.items() if s in stages]
+        calls = sum(r.calls - r.cache_hits for r in rows)
+        label = endpoint_label(provider)
+        if provider.requests_per_minute:
+            bounds[f"{label}: requests per minute"] = 60.0 * calls / provider.requests_per_minute
+        if provider.input_tokens_per_minute:
+            bounds[f"{label}: input tokens per minute"] = \
+                60.0 * sum(r.input_tokens for r in rows) / provider.input_tokens_per_minute
+        if provider.output_tokens_per_minute:
+            bounds[f"{label}: output tokens per minute"] = \
+                60.0 * sum(r.output_tokens for r in rows) / provider.output_tokens_per_minute
+        busy = calls * provider.latency_s + sum(r.output_tokens for r in rows) / provider.output_tokens_per_s
+        bounds[f"{label}: concurrency"] = busy / max(1, provider.max_concurrency)
+    paid = any(p.name != "offline" for p in providers.values())
+    assumptions = [] if not paid else [
+        "each call answered at the first attempt (no repairs)",
+        "a model writes about as many output tokens as the offline narrator for the same schema",
+        "call time: latency_s + output_tokens / output_tokens_per_s of each provider config",
+        "model-call time only: the stages' own offline work comes on top",
+    ]
+    order = {s: i for i, s in enumerate(needed_stages())}
+    rows = sorted(table.values(), key=lambda r: (order.get(r.stage, 99), r.provider, r.model))
+    return Plan(config.name, len(counted), rows, max(bounds.values(), default=0.0), bounds, sorted(set(unknown)),
+                assumptions=assumptions)
+
+
+def _endpoints(providers: dict[str, ProviderConfig]) -> dict[tuple[str, str, str], list[str]]:
+    found: dict[tuple[str, str, str], list[str]] = defaultdict(list)
+    for stage, provider in sorted(providers.items()):
+        found[endpoint(provider)].append(stage)
+    return found
+
+
+def plan_build(config: BuildConfig, cache_root: Path | None = None, workers: int | None = None,
+               say: Callable[[str], None] = lambda _: None) -> Plan:
+    """Count every persona's calls (`count_build`) and make the plan."""
+    return make_plan(config, count_build(config, cache_root, workers, say))
+
+
+# -- showing it -----------------------------------------------------------------------------------------------
+def duration(seconds: float) -> str:
+    if seconds >= 3600:
+        return f"{seconds / 3600:,.1f} h"
+    if seconds >= 90:
+        return f"{seconds / 60:,.0f} min"
+    return f"{seconds:,.0f} s"
+
+
+def money(value: float | None) -> str:
+    return "unknown price" if value is None else f"${value:,.2f}"
+
+
+def text_lines(plan: Plan) -> list[str]:
+    """The plan as the command line prints it: a table of rows, the totals, the bounds and the assumptions."""
+    head = f"{'stage':<10} {'provider/model':<34} {'calls':>8} {'hits':>7} {'input tok':>12} {'output tok':>11} " \
+           f"{'cost':>12} {'batch cost':>12} {'min wall':>9}"
+    lines = [f"plan for {plan.name}: {plan.personas} personas", head, "-" * len(head)]
+    for r in plan.rows:
+        lines.append(f"{r.stage:<10} {(r.provider + ' ' + r.model)[:34]:<34} {r.calls:>8,} {r.cache_hits:>7,} "
+                     f"{r.input_tokens:>12,} {r.output_tokens:>11,} {money(r.cost):>12} {money(r.batch_cost):>12} "
+                     f"{duration(r.min_wall_seconds):>9}")
+    lines += ["-" * len(head),
+              f"{'total':<45} {plan.calls:>8,} {plan.cache_hits:>7,} {plan.input_tokens:>12,} "
+              f"{plan.output_tokens:>11,} {money(plan.cost):>12} {money(plan.batch_cost):>12} "
+              f"{duration(plan.min_wall_seconds):>9}"]
+    prices = sorted({f"{r.provider} {r.model}: {r.price}" for r in plan.rows if r.provider != "offline"})
+    lines += [f"price: {p}" for p in prices]
+    if plan.unknown_price:
+        lines.append(f"unknown price for {', '.join(plan.unknown_price)}: set [provider] price_per_mtok_in and "
+                     "price_per_mtok_out (the plan does not guess)")
+    if plan.paid:
+        top = max(plan.bounds, key=plan.bounds.get)
+        lines.append(f"minimum wall time {duration(plan.min_wall_seconds)}, set by {top}; the other bounds: "
+                     + "; ".join(f"{k} {duration(v)}" for k, v in plan.bounds.items() if k != top))
+        lines += [f"assumes: {a}" for a in plan.assumptions]
+    else:
+        lines.append("offline narrator only: no model cost, and these figures equal the build's ledger")
+    return lines

@@ -1,0 +1,131 @@
+"""`lifeloom plan` (flows/plan.py): counted by running the stages, priced from the config or the dated table (never
+guessed), the wall time bounded by the stage graph and the endpoint limits, and `lifeloom build` asking before it
+spends more than the ceiling. The plan's accuracy against a real ledger is tests/e2e/test_build.py (offline, exact)
+and tests/e2e/test_providers.py (the mock providers' call cache)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from flows.cli import app
+from flows.plan import PersonaCount, make_plan, makespan, needed_stages, plan_build, round_seconds
+from schemas.config import ProviderConfig, load_preset
+from tasks.llm.counting import CountingProvider, PeekCache, tokenizer_name
+from tasks.llm.pricing import PRICES_AS_OF, price_for, table_price
+from tasks.llm.types import LLMRequest
+
+
+def test_prices_come_from_the_config_or_the_dated_table_and_are_never_guessed():
+    assert price_for(ProviderConfig()).cost(10**6, 10**6) == 0.0
+    mini = price_for(ProviderConfig(name="openai", model="gpt-4.1-mini-2025-04-14"))
+    assert mini == table_price("openai", "gpt-4.1-mini") and mini.input == 0.40 and mini.output == 1.60
+    assert PRICES_AS_OF in mini.source
+    assert mini.cost(1_000_000, 100_000) == pytest.approx(0.40 + 0.16)
+    assert mini.cost(1_000_000, 100_000, batch=True) == pytest.approx((0.40 + 0.16) / 2)
+    assert mini.cost(1_000_000, 0, cached_tokens=500_000) == pytest.approx(0.20 + 0.05)
+    haiku = price_for(ProviderConfig(name="anthropic", model="claude-haiku-4-5"))
+    assert haiku.cost(1_000_000, 0, written_tokens=1_000_000) == pytest.approx(1.25)  # writing the cache costs more
+    assert price_for(ProviderConfig(name="openai", model="my-finetune")) is None
+    assert price_for(ProviderConfig(name="openai", model="gpt-4.1-mini", base_url="http://localhost:8000/v1")) is None
+    own = price_for(ProviderConfig(name="openai", model="llama", base_url="http://localhost:8000/v1",
+                                   price_per_mtok_in=0.0, price_per_mtok_out=0.0))
+    assert own is not None and own.cost(10**6, 10**6) == 0.0 and own.source == "the config's prices"
+
+
+def test_the_counting_provider_counts_what_the_real_provider_is_sent():
+    request = LLMRequest(prompt_name="profile", prompt="Describe Maya. " * 50, context={},
+                         output_schema={"type": "object", "properties": {"name": {"type": "string"}}},
+                         model="m", temperature=0.7, max_output_tokens=100, call_key="0" * 64)
+    openai = CountingProvider(ProviderConfig(name="openai", model="gpt-4.1-mini"))
+    anthropic = CountingProvider(ProviderConfig(name="anthropic", model="claude-haiku-4-5"))
+    assert tokenizer_name("openai", "gpt-4.1-mini") == "o200k_base"
+    assert tokenizer_name("anthropic", "claude-haiku-4-5") == "cl100k_base"
+    prompt_tokens = 150  # `Describe Maya. ` is three tokens
+    assert prompt_tokens < openai.input_tokens(request) < prompt_tokens + 120  # system, schema, message overheads
+    assert anthropic.input_tokens(request) > openai.input_tokens(request) + 300  # its forced tool's system prompt
+
+
+def test_a_plan_reads_the_call_cache_and_never_writes_it(tmp_path):
+    from tasks.llm.cache import CallCache
+
+    CallCache(tmp_path).put("k1", {"output": {}, "outcome": "ok", "attempts": 1})
+    peek = PeekCache(tmp_path)
+    assert peek.get("k1") is not None and peek.get("k2") is None
+    peek.put("k2", {"output": {}, "outcome": "ok", "attempts": 1})
+    assert peek.get("k2") is not None and CallCache(tmp_path).get("k2") is None  # remembered in memory only
+
+
+def test_wall_time_follows_the_rounds_the_graph_and_the_limits():
+    llm = ProviderConfig(name="openai", model="gpt-4.1-mini", latency_s=1.0, output_tokens_per_s=100.0,
+                         max_concurrency=2, requests_per_minute=60)
+    assert round_seconds(llm, [100]) == 2.0
+    assert round_seconds(llm, [100, 100, 100]) == 4.0  # two at once: two waves
+    assert round_seconds(ProviderConfig(), [100, 100]) == 0.0  # the offline narrator waits on no network
+    assert makespan([5, 4, 3, 3], 2) == 8 and makespan([5, 4], 4) == 5
+    cfg = load_preset("tiny").model_copy(update={"provider": llm})
+    row = {"provider": "openai", "model": "gpt-4.1-mini", "input_tokens": 1000, "output_tokens": 100,
+           "cached": False}
+    counted = [PersonaCount(f"p{n}", [row | {"stage": "loop"}] * 3 + [row | {"stage": "dialogue"}] * 2,
+                            {"loop": [[100], [100, 100]], "dialogue": [[100], [100]]}) for n in range(2)]
+    plan = make_plan(cfg, counted)
+    # one persona: loop 2 + 2, then dialogue 2 + 2 = 8 s; two personas side by side (max_active_personas 4)
+    assert plan.bounds["critical path"] == 8.0
+    assert plan.bounds["openai gpt-4.1-mini: requests per minute"] == 10 * 60 / 60
+    assert plan.min_wall_seconds == 10.0 and plan.calls == 10 and plan.input_tokens == 10_000
+    assert plan.cost == pytest.approx((10_000 * 0.40 + 1_000 * 1.60) / 1e6)
+    assert plan.batch_cost == pytest.approx(plan.cost / 2)
+
+
+def test_a_plan_with_an_unknown_price_says_so():
+    cfg = load_preset("tiny").model_copy(update={"provider": ProviderConfig(name="openai", model="my-finetune")})
+    row = {"stage": "loop", "provider": "openai", "model": "my-finetune", "input_tokens": 10, "output_tokens": 1,
+           "cached": False}
+    plan = make_plan(cfg, [PersonaCount("p0", [row], {"loop": [[1]]})])
+    assert plan.cost is None and plan.unknown_price == ["openai my-finetune"]
+    assert plan.to_json()["cost"] is None
+
+
+def test_plan_runs_only_the_stages_that_call_or_feed_a_model():
+    assert needed_stages() == ["profile", "loop", "sources", "dialogue", "questions", "companion"]
+
+
+def test_the_plan_command_prints_json_totals_beside_the_stage_rows(tmp_path):
+    result = CliRunner().invoke(app, ["plan", "--preset", "tiny", "--home", str(tmp_path), "--format", "json",
+                                      "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.stdout)
+    assert {"calls", "input_tokens", "output_tokens", "cost", "min_wall_seconds"} <= set(found)
+    assert found["calls"] == sum(r["calls"] for r in found["stages"]) > 0
+    assert found["cost"] == 0.0 and not (tmp_path / "tables").exists()  # nothing landed
+    bad = CliRunner().invoke(app, ["plan", "--preset", "tiny", "--format", "yaml"])
+    assert bad.exit_code == 2 and "unknown --format" in bad.output
+
+
+def test_a_build_above_the_cost_ceiling_is_refused_without_yes(tmp_path, monkeypatch):
+    """Priced from the table (gpt-4.1-mini), a tiny build costs cents: a ceiling of 0 refuses it before anything is
+    sent or landed; nothing asks without a terminal."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-used-0000000000")
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('name = "tiny"\nseed = 1\npersonas = 1\ndays = 7\nstart_date = 2024-01-01\n'
+                   '[provider]\nname = "openai"\nmodel = "gpt-4.1-mini"\n[limits]\nmax_cost_usd = 0\n')
+    monkeypatch.setattr("tasks.llm.preflight.check_providers", lambda config: None)
+    home = tmp_path / "home"
+    result = CliRunner().invoke(app, ["build", "--config", str(cfg), "--home", str(home)])
+    assert result.exit_code == 2, result.output
+    assert "the build was not started" in result.output and "above [limits] max_cost_usd = 0" in result.output
+    assert "gpt-4.1-mini" in result.output and not home.exists()
+
+
+def test_plan_build_counts_a_real_provider_as_an_offline_build_walks():
+    """On a real provider the plan walks the corpus an offline build writes (the offline narrator answers as it
+    would), so its calls are the offline build's, priced and timed for the provider."""
+    tiny = load_preset("tiny").model_copy(update={"personas": 1, "days": 7})
+    offline = plan_build(tiny, workers=1)
+    live = plan_build(tiny.model_copy(update={"provider": ProviderConfig(name="openai", model="gpt-4.1-mini")}),
+                      workers=1)
+    by_stage = {r.stage: r.calls for r in offline.rows}
+    assert all(by_stage[r.stage] == r.calls for r in live.rows if r.stage in by_stage)
+    assert live.cost > 0 and live.min_wall_seconds > 0 and live.paid and not offline.paid
