@@ -296,6 +296,13 @@ def measures_summary(rows: list[dict[str, Any]], config: BuildConfig) -> dict[st
                                   load_reference())
 
 
+def stage_providers(config: BuildConfig) -> dict[str, dict[str, Any]]:
+    """Each stage that calls a model (flows/pipeline.py) with the provider it calls: name, model, base_url."""
+    return {s.name: {k: v for k, v in config.provider_for(s.gateway).model_dump(mode="json").items()
+                     if k in ("name", "model", "base_url")}
+            for s in PIPELINE if s.gateway}
+
+
 def _manifest(con, layout: Layout, config: BuildConfig, run_id: str, report: GateReport, figures: dict[str, Any],
               version: str | None) -> Manifest:
     fresh = tuple(t for t in RELEASE_TABLES if t not in figures["table_hashes"])  # gate_results
@@ -312,6 +319,7 @@ def _manifest(con, layout: Layout, config: BuildConfig, run_id: str, report: Gat
         config=config.model_dump(mode="json"),
         config_hash=config.config_hash(),
         provider=config.provider.model_dump(mode="json"),
+        stage_providers=stage_providers(config),
         package_versions=package_versions(),
         prompt_hashes={name: prompts.prompt_hash(name) for name in prompts.prompt_names()},
         ledger=release.ledger_totals(con, run_id),

@@ -62,6 +62,9 @@ class Manifest(BaseModel):
     config: dict[str, Any]
     config_hash: str
     provider: dict[str, Any]
+    stage_providers: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    """Each model-calling stage's provider (name, model, base_url): the default provider's, or the stage's own
+    `[stages.providers.<stage>]` (flows/build.py `stage_providers`)."""
     package_versions: dict[str, str]
     prompt_hashes: dict[str, str]
     ledger: dict[str, Any]

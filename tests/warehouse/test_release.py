@@ -121,3 +121,17 @@ def test_a_release_without_data_docs_says_so_and_records_every_file(tmp_path):
     card = (path / "README.md").read_text()
     assert "Data Docs were not built" in card and "data_docs/index.html" not in card
     assert verify_release(path).ok
+
+
+def test_the_card_names_each_stage_that_called_another_provider():
+    from warehouse.card import narrators
+
+    base = dict(name="t", version="v0001", run_id="r1", created_at=T0, code_version="v", config={}, config_hash="c",
+                package_versions={}, prompt_hashes={}, ledger={}, row_counts={}, table_hashes={}, content_hash="h",
+                gates={})
+    one = Manifest(**base, provider={"name": "openai", "model": "gpt-4.1-mini"},
+                   stage_providers={"loop": {"name": "openai", "model": "gpt-4.1-mini"}})
+    assert narrators(one) == "provider `openai`, model `gpt-4.1-mini`"
+    mixed = one.model_copy(update={"stage_providers": {"loop": {"name": "openai", "model": "gpt-4.1-mini"},
+                                                       "dialogue": {"name": "anthropic", "model": "claude-haiku-4-5"}}})
+    assert narrators(mixed).endswith("(per stage: dialogue: `anthropic` `claude-haiku-4-5`)")
