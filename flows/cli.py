@@ -1,4 +1,5 @@
-"""The `lifeloom` command: building and querying here; the release commands in flows/cli_releases.py."""
+"""The `lifeloom` command: building and querying here; the release commands in flows/cli_releases.py, `plan` and the
+build's cost check in flows/cli_plan.py."""
 
 from __future__ import annotations
 
@@ -20,13 +21,13 @@ from flows.cli_common import (
     VerifyOpt,
     _csv,
     _quiet_prefect,
-    _reading,
     app,
     err,
     fail,
     out,
+    resolve_config,
 )
-from schemas.config import BuildConfig, ConfigError, load_config_file, load_preset, preset_names
+from schemas.config import BuildConfig, load_preset, preset_names
 
 EXAMPLE_QUERIES = (
     "select category, count(*) as n from latest.questions group by all order by n desc",
@@ -35,28 +36,6 @@ EXAMPLE_QUERIES = (
     "select persona_id, count(*) as turns, min(timestamp) as first, max(timestamp) as last "
     "from latest.turns group by all order by persona_id",
 )
-
-
-def resolve_config(preset: str | None, config: Path | None) -> BuildConfig:
-    if preset and config:
-        fail("give either --preset or --config, not both")
-    if not preset and not config:
-        fail(f"say what to build: --preset NAME ({', '.join(preset_names())}; `lifeloom presets` describes them) or "
-             "--config FILE (a TOML config); `lifeloom build --preset demo` builds the demo corpus")
-    try:
-        cfg = load_config_file(config) if config else load_preset(preset)
-    except ConfigError as exc:
-        fail(str(exc))
-    from tasks.domains import pack_for
-    from tasks.world.profile import SeedFileError, seed_texts
-
-    try:
-        pack_for(cfg).check(cfg)  # a config the domain pack cannot build: one message, before anything starts
-        with _reading(cfg.seed_file, "seed file"):
-            seed_texts(cfg)  # so is a malformed seed file (or one beside a pack that samples its own personas)
-    except (SeedFileError, ConfigError) as exc:
-        fail(str(exc))
-    return cfg
 
 
 @app.command()
@@ -94,6 +73,8 @@ def build(
     except ProviderUnavailable as exc:
         fail(str(exc))
 
+    from flows.cli_plan import approve_cost, paid_stages
+
     if paid_stages(cfg):
         approve_cost(cfg, home, yes)
     try:
@@ -121,70 +102,6 @@ def build(
                   "anyway)", highlight=False, soft_wrap=True)
         return
     _print_release(result.release_path, home)
-
-
-def paid_stages(cfg: BuildConfig) -> list[str]:
-    """The stages that call a provider other than the offline narrator."""
-    from flows.pipeline import PIPELINE
-
-    return [s.name for s in PIPELINE if s.gateway and cfg.provider_for(s.gateway).name != "offline"]
-
-
-def _plan(cfg: BuildConfig, home: Path, workers: int | None = None):
-    """The build's plan (flows/plan.py), counting calls against the data root's call cache, progress on stderr."""
-    from flows.plan import plan_build
-    from warehouse.paths import Layout
-
-    cache = Layout(home.expanduser().absolute()).llm_cache
-    with err.status("planning: counting every stage's calls with the offline narrator ...") as status:
-        return plan_build(cfg, cache if cache.exists() else None, workers,
-                          say=lambda line: status.update(f"{line} ..."))
-
-
-def approve_cost(cfg: BuildConfig, home: Path, yes: bool) -> None:
-    """Print the plan of a paid build; above [limits] max_cost_usd (or at an unknown price) ask, or with no
-    terminal to ask on, refuse unless `yes`. Nothing has been sent when this refuses."""
-    from flows.plan import money, text_lines
-
-    plan = _plan(cfg, home)
-    for line in text_lines(plan):
-        out.print(line, highlight=False, soft_wrap=True)
-    ceiling = cfg.limits.max_cost_usd
-    if plan.cost is not None and plan.cost <= ceiling or yes:
-        return
-    why = (f"its price is unknown ({', '.join(plan.unknown_price)})" if plan.cost is None
-           else f"it costs {money(plan.cost)}, above [limits] max_cost_usd = {ceiling:g}")
-    if not sys.stdin.isatty():
-        fail(f"the build was not started: {why}; pass --yes to build anyway, or raise [limits] max_cost_usd")
-    if not typer.confirm(f"Start the build? {why[0].upper()}{why[1:]}", default=False):
-        fail("the build was not started: not confirmed (nothing was sent)", code=1)
-
-
-@app.command()
-def plan(
-    preset: Annotated[str | None, typer.Option(help=f"Named preset ({', '.join(preset_names())}).")] = None,
-    config: Annotated[Path | None, typer.Option("--config", "-c", help="TOML config file.")] = None,
-    home: HomeOpt = DEFAULT_HOME,
-    fmt: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
-    workers: Annotated[int | None, typer.Option(min=1, help="Processes counting personas (default: the cores).")]
-    = None,
-) -> None:
-    """What a build will call, cost and wait for, before any call: calls, cache hits, input and output tokens,
-    cost (synchronous and batch) per stage and provider/model, and the minimum wall time at the configured limits.
-    Counted by running the stages with the offline narrator (nothing is sent, nothing lands)."""
-    if fmt not in ("text", "json"):
-        fail(f"unknown --format {fmt!r}; use text or json")
-    cfg = resolve_config(preset, config)
-    from flows.plan import text_lines
-
-    found = _plan(cfg, home, workers)
-    if fmt == "json":
-        import json
-
-        sys.stdout.write(json.dumps(found.to_json(), indent=2) + "\n")
-        return
-    for line in text_lines(found):
-        out.print(line, highlight=False, soft_wrap=True)
 
 
 def with_runner(cfg: BuildConfig, runner: str | None, address: str | None) -> BuildConfig:
@@ -487,7 +404,7 @@ def metrics(
             out.print(f"  - {line}", highlight=False, soft_wrap=True)
 
 
-from flows import cli_releases  # noqa: E402, F401  (registers the release commands after these)
+from flows import cli_plan, cli_releases  # noqa: E402, F401  (register their commands after these)
 
 
 def main() -> None:

@@ -11,6 +11,8 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from schemas.config import BuildConfig, ConfigError, load_config_file, load_preset, preset_names
+
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Build, gate, freeze and query lifeloom corpora.")
 PIPED_WIDTH = 4096
 """Columns a table may take when stdout is not a terminal (piped to a file or `less`): rich's default of 80 cut
@@ -106,3 +108,25 @@ def _print_issues(report) -> None:
                   highlight=False, soft_wrap=True)
     if len(report.issues) > 20:
         out.print(f"  ... {len(report.issues) - 20} more (all of them: <home>/imports/<run>.json on import)")
+
+
+def resolve_config(preset: str | None, config: Path | None) -> BuildConfig:
+    if preset and config:
+        fail("give either --preset or --config, not both")
+    if not preset and not config:
+        fail(f"say what to build: --preset NAME ({', '.join(preset_names())}; `lifeloom presets` describes them) or "
+             "--config FILE (a TOML config); `lifeloom build --preset demo` builds the demo corpus")
+    try:
+        cfg = load_config_file(config) if config else load_preset(preset)
+    except ConfigError as exc:
+        fail(str(exc))
+    from tasks.domains import pack_for
+    from tasks.world.profile import SeedFileError, seed_texts
+
+    try:
+        pack_for(cfg).check(cfg)  # a config the domain pack cannot build: one message, before anything starts
+        with _reading(cfg.seed_file, "seed file"):
+            seed_texts(cfg)  # so is a malformed seed file (or one beside a pack that samples its own personas)
+    except (SeedFileError, ConfigError) as exc:
+        fail(str(exc))
+    return cfg

@@ -45,7 +45,8 @@ def test_a_provider_refusing_everything_ends_in_one_message_that_says_a_rerun_re
     with MockLLM(api_key=KEY, error_rate=1.0, error_kinds=("429",), retry_after="0.1") as mock:
         (tmp_path / "c.toml").write_text(
             'name = "outage"\npersonas = 1\ndays = 7\n[provider]\nname = "openai"\nmodel = "mock-model"\n'
-            f'base_url = "{mock.openai_url}"\napi_key_env = "LIFELOOM_TEST_KEY"\ntimeout_s = 2.0\n')
+            f'base_url = "{mock.openai_url}"\napi_key_env = "LIFELOOM_TEST_KEY"\ntimeout_s = 2.0\n'
+            'price_per_mtok_in = 0.0\nprice_per_mtok_out = 0.0\n')  # a server of one's own: no price to ask about
         argv, env = lifeloom_cmd(["build", "--config", str(tmp_path / "c.toml"), "--home", str(tmp_path / "home")])
         done = run(argv, env | {"LIFELOOM_TEST_KEY": KEY})
     assert done.returncode == 1, done.stderr[-2000:]

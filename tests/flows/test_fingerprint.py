@@ -88,8 +88,9 @@ def test_every_stage_or_gate_module_is_in_some_cache_key():
         modules |= {package} | {m.name for m in pkgutil.walk_packages(root.__path__, f"{package}.")}
     # import/export converters and the evaluation harness: CLI only, they produce no corpus rows
     modules = {m for m in modules if not m.startswith(("tasks.interop", "tasks.evaluate"))}
-    # preflight runs before the flow (no rows); columns only describes the card's columns (written at every freeze)
-    not_stage_code = {"tasks.llm.preflight", "schemas.columns"}
+    # preflight runs before the flow (no rows); columns only describes the card's columns (written at every freeze);
+    # counting is `lifeloom plan`'s gateway, which runs the stages before a build and lands nothing
+    not_stage_code = {"tasks.llm.preflight", "schemas.columns", "tasks.llm.counting"}
     assert modules - covered == not_stage_code
     assert "tasks.llm.providers.narrators.corpus" in code_closure("tasks.dialogue.stage")
     assert "validation.leakage" in code_closure("validation.gates")
