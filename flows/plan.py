@@ -12,7 +12,8 @@ one): calls, hits of the call cache, input and output tokens, the cost at the sy
 never a guess), and the minimum wall time at the configured limits:
 
 - a persona's stages run in dependency order (a stage starts when its inputs are done), and a stage's rounds of
-  calls one after another (tasks/llm/counting.py: a `generate_many` is one round, run `max_concurrency` at a time);
+  calls one after another (tasks/llm/counting.py: a `generate_many` is one round, run `max_concurrency` at a time,
+  or as many as the limiter's cap settles at: Little's law on the rate limit);
   a call takes `latency_s + output_tokens / output_tokens_per_s` of its provider config; a cache hit takes none;
 - `runner.max_active_personas` personas run at once (longest first onto the freest slot);
 - each endpoint (provider, base_url, model) can start no more than `requests_per_minute` calls a minute, take
@@ -38,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from schemas.config import BuildConfig, ProviderConfig
+from tasks.llm.limits import planned_concurrency
 from tasks.llm.pricing import PRICES_AS_OF, Price, describe, price_for
 
 
@@ -48,6 +50,9 @@ class PersonaCount:
     persona_id: str
     rows: list[dict[str, Any]]
     rounds: dict[str, list[list[int]]]
+    prefixes: dict[str, dict[str, list[int]]] = field(default_factory=dict)
+    """Stage -> prompt -> [input tokens, tokens a prompt cache could serve, tokens written to it]
+    (tasks/llm/counting.py PrefixTracker; real providers only)."""
 
 
 @dataclass
@@ -61,8 +66,14 @@ class StageRow:
     cache_hits: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
+    cached_input_tokens: int = 0
+    """Input tokens a prompt cache could serve: a prefix repeated from an earlier request (PrefixTracker)."""
+    cache_write_tokens: int = 0
+    """Input tokens written to the cache (Anthropic bills them at 1.25 times the input price)."""
     cost: float | None = 0.0
     batch_cost: float | None = 0.0
+    batch_cache_cost: float | None = 0.0
+    """At the batch price, the repeated prefixes read from the prompt cache."""
     price: str = ""
     min_wall_seconds: float = 0.0
     """The stage's own share: the longest persona's rounds on this stage, at the configured concurrency."""
@@ -79,6 +90,8 @@ class Plan:
     bounds: dict[str, float]
     """Each bound on the wall time (`critical path`, `<endpoint> requests`, ... tokens, ... concurrency)."""
     unknown_price: list[str] = field(default_factory=list)
+    prompts: list[dict[str, Any]] = field(default_factory=list)
+    """Per stage and prompt: input tokens, the repeated prefix a prompt cache could serve, and its share."""
     prices_as_of: str = PRICES_AS_OF
     assumptions: list[str] = field(default_factory=list)
 
@@ -108,6 +121,16 @@ class Plan:
         return None if self.unknown_price else round(sum(r.batch_cost or 0.0 for r in self.rows), 4)
 
     @property
+    def batch_cache_cost(self) -> float | None:
+        return None if self.unknown_price else round(sum(r.batch_cache_cost or 0.0 for r in self.rows), 4)
+
+    @property
+    def repeated_prefix_share(self) -> float:
+        """The share of the paid input tokens that repeats an earlier request's prefix (what caching can serve)."""
+        paid = sum(r.input_tokens for r in self.rows if r.provider != "offline")
+        return round(sum(r.cached_input_tokens for r in self.rows) / paid, 4) if paid else 0.0
+
+    @property
     def paid(self) -> bool:
         """Whether any call goes to a provider other than the offline narrator."""
         return any(r.provider != "offline" and r.calls > r.cache_hits for r in self.rows)
@@ -115,7 +138,9 @@ class Plan:
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "personas": self.personas, "calls": self.calls, "cache_hits": self.cache_hits,
                 "input_tokens": self.input_tokens, "output_tokens": self.output_tokens, "cost": self.cost,
-                "batch_cost": self.batch_cost, "min_wall_seconds": round(self.min_wall_seconds, 1),
+                "batch_cost": self.batch_cost, "batch_cache_cost": self.batch_cache_cost,
+                "repeated_prefix_share": self.repeated_prefix_share, "prompts": self.prompts,
+                "min_wall_seconds": round(self.min_wall_seconds, 1),
                 "currency": "USD", "prices_as_of": self.prices_as_of, "unknown_price": self.unknown_price,
                 "bounds": {k: round(v, 1) for k, v in self.bounds.items()}, "assumptions": self.assumptions,
                 "stages": [asdict(r) for r in self.rows]}
@@ -156,6 +181,7 @@ def count_persona(config: BuildConfig, persona_id: str, seed_text: str, cache_ro
     done: dict[str, Any] = {}
     rows: list[dict[str, Any]] = []
     rounds: dict[str, list[list[int]]] = {}
+    prefixes: dict[str, dict[str, list[int]]] = {}
     for name in needed_stages():
         stage = STAGES[name]
         args = [done[i] for i in stage.inputs] if stage.inputs else [seed_text]
@@ -164,7 +190,9 @@ def count_persona(config: BuildConfig, persona_id: str, seed_text: str, cache_ro
         gw = gateways.pop(stage.gateway, None) if stage.gateway else None
         if gw is not None:
             rounds[name] = [[r.output_tokens for r in rnd if not r.cached] for rnd in gw.rounds]
-    return PersonaCount(persona_id, rows, rounds)
+            if gw.live:
+                prefixes[name] = gw.provider.prefixes.by_prompt()
+    return PersonaCount(persona_id, rows, rounds, prefixes)
 
 
 def _count_one(args: tuple) -> PersonaCount:
@@ -205,8 +233,14 @@ def call_seconds(provider: ProviderConfig, output_tokens: int) -> float:
 def round_seconds(provider: ProviderConfig, outputs: list[int]) -> float:
     """A round's calls, `max_concurrency` at once, each wave as long as its slowest call."""
     ordered = sorted(outputs, reverse=True)
-    size = max(1, provider.max_concurrency)
+    size = concurrency(provider)
     return sum(call_seconds(provider, ordered[i]) for i in range(0, len(ordered), size))
+
+
+def concurrency(provider: ProviderConfig) -> int:
+    """Calls of `provider` in flight at once: its `max_concurrency`, or where its limiter's cap settles (Little's law
+    on its rate limit, at a call of `latency_s` and about 100 output tokens; tasks/llm/limits.py)."""
+    return max(1, planned_concurrency(provider, call_seconds(provider, 100)))
 
 
 def persona_seconds(config: BuildConfig, rounds: dict[str, list[list[int]]]) -> tuple[float, dict[str, float]]:
@@ -252,18 +286,31 @@ def make_plan(config: BuildConfig, counted: list[PersonaCount]) -> Plan:
             if not r["cached"]:
                 row.input_tokens += r["input_tokens"]
                 row.output_tokens += r["output_tokens"]
+    prompts: dict[tuple[str, str], list[int]] = {}
+    for c in counted:
+        for stage, by_prompt in c.prefixes.items():
+            for prompt, (inp, read, written) in by_prompt.items():
+                total = prompts.setdefault((stage, prompt), [0, 0, 0])
+                total[0] += inp
+                total[1] += read
+                total[2] += written
+    for (stage, _, _), row in table.items():
+        row.cached_input_tokens = sum(v[1] for (s, _), v in prompts.items() if s == stage)
+        row.cache_write_tokens = sum(v[2] for (s, _), v in prompts.items() if s == stage)
     unknown = []
     for (stage, _, _), row in table.items():
         price: Price | None = price_for(providers[stage])
         row.price = describe(price)
         if price is None:
-            row.cost = row.batch_cost = None
+            row.cost = row.batch_cost = row.batch_cache_cost = None
             if row.calls > row.cache_hits:
                 unknown.append(f"{row.provider} {row.model}")
             continue
         row.cost = round(price.cost(row.input_tokens, row.output_tokens), 4)
-        row.batch_cost = None if price.batch is None else round(
-            price.cost(row.input_tokens, row.output_tokens, batch=True), 4)
+        batch = price.batch is not None
+        row.batch_cost = None if not batch else round(price.cost(row.input_tokens, row.output_tokens, batch=True), 4)
+        row.batch_cache_cost = None if not batch else round(price.cost(
+            row.input_tokens, row.output_tokens, row.cached_input_tokens, row.cache_write_tokens, batch=True), 4)
     paths, per_stage = [], defaultdict(float)
     for c in counted:
         path, own = persona_seconds(config, c.rounds)
@@ -289,18 +336,24 @@ def make_plan(config: BuildConfig, counted: list[PersonaCount]) -> Plan:
             bounds[f"{label}: output tokens per minute"] = \
                 60.0 * sum(r.output_tokens for r in rows) / provider.output_tokens_per_minute
         busy = calls * provider.latency_s + sum(r.output_tokens for r in rows) / provider.output_tokens_per_s
-        bounds[f"{label}: concurrency"] = busy / max(1, provider.max_concurrency)
+        bounds[f"{label}: concurrency"] = busy / concurrency(provider)
     paid = any(p.name != "offline" for p in providers.values())
     assumptions = [] if not paid else [
         "each call answered at the first attempt (no repairs)",
+        "batch+cache: every repeated prefix of whole lines read from the prompt cache (an upper bound: a cache "
+        "expires after minutes idle, and Anthropic reads only at marked breakpoints)",
         "a model writes about as many output tokens as the offline narrator for the same schema",
         "call time: latency_s + output_tokens / output_tokens_per_s of each provider config",
         "model-call time only: the stages' own offline work comes on top",
     ]
     order = {s: i for i, s in enumerate(needed_stages())}
     rows = sorted(table.values(), key=lambda r: (order.get(r.stage, 99), r.provider, r.model))
+    shares = [{"stage": stage, "prompt": prompt, "input_tokens": inp, "repeated_prefix_tokens": read,
+               "share": round(read / inp, 4) if inp else 0.0}
+              for (stage, prompt), (inp, read, _) in sorted(prompts.items(), key=lambda kv: (order.get(kv[0][0], 99),
+                                                                                             -kv[1][0]))]
     return Plan(config.name, len(counted), rows, max(bounds.values(), default=0.0), bounds, sorted(set(unknown)),
-                assumptions=assumptions)
+                shares, assumptions=assumptions)
 
 
 def _endpoints(providers: dict[str, ProviderConfig]) -> dict[tuple[str, str, str], list[str]]:
@@ -332,16 +385,21 @@ def money(value: float | None) -> str:
 def text_lines(plan: Plan) -> list[str]:
     """The plan as the command line prints it: a table of rows, the totals, the bounds and the assumptions."""
     head = f"{'stage':<10} {'provider/model':<34} {'calls':>8} {'hits':>7} {'input tok':>12} {'output tok':>11} " \
-           f"{'cost':>12} {'batch cost':>12} {'min wall':>9}"
+           f"{'cost':>12} {'batch':>12} {'batch+cache':>12} {'min wall':>9}"
     lines = [f"plan for {plan.name}: {plan.personas} personas", head, "-" * len(head)]
     for r in plan.rows:
         lines.append(f"{r.stage:<10} {(r.provider + ' ' + r.model)[:34]:<34} {r.calls:>8,} {r.cache_hits:>7,} "
                      f"{r.input_tokens:>12,} {r.output_tokens:>11,} {money(r.cost):>12} {money(r.batch_cost):>12} "
-                     f"{duration(r.min_wall_seconds):>9}")
+                     f"{money(r.batch_cache_cost):>12} {duration(r.min_wall_seconds):>9}")
     lines += ["-" * len(head),
               f"{'total':<45} {plan.calls:>8,} {plan.cache_hits:>7,} {plan.input_tokens:>12,} "
               f"{plan.output_tokens:>11,} {money(plan.cost):>12} {money(plan.batch_cost):>12} "
-              f"{duration(plan.min_wall_seconds):>9}"]
+              f"{money(plan.batch_cache_cost):>12} {duration(plan.min_wall_seconds):>9}"]
+    if plan.paid:
+        top = sorted(plan.prompts, key=lambda p: -p["input_tokens"])[:6]
+        lines.append(f"repeated prefix: {plan.repeated_prefix_share:.1%} of the input tokens repeat the start of an "
+                     "earlier request (what a prompt cache can serve); by prompt: "
+                     + "; ".join(f"{p['prompt']} {p['share']:.1%}" for p in top))
     prices = sorted({f"{r.provider} {r.model}: {r.price}" for r in plan.rows if r.provider != "offline"})
     lines += [f"price: {p}" for p in prices]
     if plan.unknown_price:

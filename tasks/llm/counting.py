@@ -61,6 +61,83 @@ def count(text: str, tokenizer: str) -> int:
     return len(_encoding(tokenizer).encode(text))
 
 
+MIN_CACHEABLE_TOKENS = 1024
+"""The shortest prefix either provider caches (OpenAI: 1,024 tokens, then in 128-token steps; Anthropic: 1,024 for
+Sonnet and Opus 4.1 and earlier, more for the models in ANTHROPIC_MIN_CACHEABLE)."""
+ANTHROPIC_MIN_CACHEABLE = {"claude-opus-4-5": 4096, "claude-haiku-4-5": 4096, "claude-3-5-haiku": 2048,
+                           "claude-3-haiku": 2048}
+OPENAI_CACHE_STEP = 128
+
+
+def cacheable(provider: str, model: str, shared: int) -> int:
+    """The tokens of a `shared` prefix a provider's prompt cache serves: none below its minimum; OpenAI in
+    128-token steps above 1,024."""
+    from tasks.llm.pricing import base_model
+
+    least = ANTHROPIC_MIN_CACHEABLE.get(base_model(model), MIN_CACHEABLE_TOKENS) if provider == "anthropic" \
+        else MIN_CACHEABLE_TOKENS
+    if shared < least:
+        return 0
+    if provider == "openai":
+        return least + (shared - least) // OPENAI_CACHE_STEP * OPENAI_CACHE_STEP
+    return shared
+
+
+class PrefixTracker:
+    """Which part of each request repeats the start of an earlier one: what a prompt cache could serve.
+
+    A request is its static head (the output schema and the system message, which both providers put before the
+    conversation) and its prompt's lines; every prefix of whole lines is remembered with the request that first
+    sent it. A request reads the longest remembered prefix (`cacheable` tokens of it), and the request that first
+    sent that prefix wrote it to the cache (Anthropic bills the write, 1.25 times the input price; OpenAI caches for
+    free). Line by line, so the figure is the share the prompts' order allows, an upper bound on what a provider
+    serves (its cache also expires after minutes idle)."""
+
+    def __init__(self, provider: str, model: str, tokenizer: str) -> None:
+        self.provider, self.model, self.tokenizer = provider, model, tokenizer
+        self.first: dict[int, int] = {}
+        self.prompts: list[str] = []
+        self.inputs: list[int] = []
+        self.reads: list[int] = []
+        self.reused: dict[int, int] = {}
+
+    def observe(self, prompt_name: str, head: str, head_tokens: int, prompt: str, input_tokens: int) -> int:
+        """Record one request; the tokens of it the cache could serve."""
+        lines = prompt.split("\n")
+        chain = [hash(head)]
+        for line in lines:
+            chain.append(hash((chain[-1], line)))  # chain[k]: the head and the prompt's first k lines
+        matched, owner = -1, None
+        for k, key in enumerate(chain):  # every request remembers all its prefixes: the first miss ends the match
+            found = self.first.get(key)
+            if found is None:
+                break
+            matched, owner = k, found
+        index = len(self.prompts)
+        for key in chain[matched + 1:]:
+            self.first[key] = index
+        shared = 0 if matched < 0 else head_tokens + (
+            count("\n".join(lines[:matched]), self.tokenizer) + MESSAGE_OVERHEAD if matched else 0)
+        read = cacheable(self.provider, self.model, min(shared, input_tokens))
+        if owner is not None and read:
+            self.reused[owner] = max(self.reused.get(owner, 0), read)
+        self.prompts.append(prompt_name)
+        self.inputs.append(input_tokens)
+        self.reads.append(read)
+        return read
+
+    def by_prompt(self) -> dict[str, list[int]]:
+        """Prompt name -> [input tokens, tokens a cache could serve, tokens written to it (Anthropic)]."""
+        out: dict[str, list[int]] = {}
+        for i, name in enumerate(self.prompts):
+            row = out.setdefault(name, [0, 0, 0])
+            row[0] += self.inputs[i]
+            row[1] += self.reads[i]
+            if self.provider == "anthropic":
+                row[2] += max(0, self.reused.get(i, 0) - self.reads[i])
+        return out
+
+
 class CountingProvider:
     """The configured provider's name and model, the offline narrator's answers, the real provider's token counts."""
 
@@ -70,13 +147,29 @@ class CountingProvider:
         self.name, self.model = config.name, config.model
         self.offline = OfflineProvider() if config.name != "offline" else OfflineProvider(config.model)
         self.tokenizer = tokenizer_name(config.name, config.model)
+        self.prefixes = PrefixTracker(config.name, config.model, self.tokenizer)
+        self._heads: dict[str, tuple[str, int]] = {}
 
     def complete(self, request: LLMRequest) -> LLMResponse:
         if self.name == "offline":
             return self.offline.complete(request)
         response = self.offline.complete(self.twin(request))
-        return LLMResponse(text=response.text, input_tokens=self.input_tokens(request),
+        head, head_tokens = self.head(request)
+        prompt_tokens = count(request.prompt, self.tokenizer) + MESSAGE_OVERHEAD
+        self.prefixes.observe(request.prompt_name, head, head_tokens, request.prompt, head_tokens + prompt_tokens)
+        return LLMResponse(text=response.text, input_tokens=head_tokens + prompt_tokens,
                            output_tokens=count(response.text, self.tokenizer) + MESSAGE_OVERHEAD)
+
+    def head(self, request: LLMRequest) -> tuple[str, int]:
+        """What comes before the prompt (the output schema or forced tool, the system message) and its tokens."""
+        if request.prompt_name not in self._heads:
+            from tasks.llm.providers.common import SYSTEM
+
+            schema = json.dumps(request.output_schema, separators=(",", ":"))
+            tool = ANTHROPIC_TOOL_TOKENS if self.name == "anthropic" else 0
+            tokens = tool + sum(count(part, self.tokenizer) + MESSAGE_OVERHEAD for part in (schema, SYSTEM))
+            self._heads[request.prompt_name] = (schema + "\n" + SYSTEM, tokens)
+        return self._heads[request.prompt_name]
 
     @staticmethod
     def twin(request: LLMRequest) -> LLMRequest:
@@ -91,12 +184,8 @@ class CountingProvider:
             offline.temperature, offline.max_output_tokens, request.sample, SYSTEM)})
 
     def input_tokens(self, request: LLMRequest) -> int:
-        """The request as the provider is sent it: system message, prompt and output schema."""
-        from tasks.llm.providers.common import SYSTEM
-
-        schema = json.dumps(request.output_schema, separators=(",", ":"))
-        tool = ANTHROPIC_TOOL_TOKENS if self.name == "anthropic" else 0
-        return tool + sum(count(part, self.tokenizer) + MESSAGE_OVERHEAD for part in (SYSTEM, request.prompt, schema))
+        """The request as the provider is sent it: output schema, system message and prompt."""
+        return self.head(request)[1] + count(request.prompt, self.tokenizer) + MESSAGE_OVERHEAD
 
 
 class PeekCache(CallCache):

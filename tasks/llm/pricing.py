@@ -86,11 +86,15 @@ ALIASES = {"claude-sonnet-4": "claude-sonnet-4-0", "claude-3-5-haiku-latest": "c
 _SNAPSHOT = re.compile(r"-(?:\d{4}-\d{2}-\d{2}|\d{8})$")
 
 
+def base_model(model: str) -> str:
+    """`gpt-4.1-mini` for `gpt-4.1-mini-2025-04-14`, `claude-sonnet-4-0` for `claude-sonnet-4`: the table's id."""
+    base = _SNAPSHOT.sub("", model)
+    return ALIASES.get(base, base)
+
+
 def table_price(provider: str, model: str) -> Price | None:
     """The table's price of `model` at `provider` (a dated snapshot id as its base id), or None."""
-    base = _SNAPSHOT.sub("", model)
-    base = ALIASES.get(base, base)
-    return PRICES.get((provider, base))
+    return PRICES.get((provider, base_model(model)))
 
 
 def price_for(config: ProviderConfig) -> Price | None:

@@ -129,3 +129,27 @@ def test_plan_build_counts_a_real_provider_as_an_offline_build_walks():
     by_stage = {r.stage: r.calls for r in offline.rows}
     assert all(by_stage[r.stage] == r.calls for r in live.rows if r.stage in by_stage)
     assert live.cost > 0 and live.min_wall_seconds > 0 and live.paid and not offline.paid
+
+
+def test_the_prefix_tracker_finds_what_a_prompt_cache_could_serve():
+    """Three calls of one session: each repeats the one before and adds a line. OpenAI serves a repeated prefix of
+    1,024 tokens or more in 128-token steps; Anthropic also bills writing the prefix a later call reads."""
+    from tasks.llm.counting import PrefixTracker, cacheable, count
+
+    assert cacheable("openai", "gpt-4.1-mini", 1000) == 0 and cacheable("openai", "gpt-4.1-mini", 1300) == 1280
+    assert cacheable("anthropic", "claude-sonnet-4-5", 1300) == 1300
+    assert cacheable("anthropic", "claude-haiku-4-5-20251001", 3000) == 0  # Haiku 4.5 caches 4,096 and more
+    history = ["user: " + "my sister moved to Porto and we talk every week " * 120] * 3
+    prompts = ["\n".join(history[:n] + [f"latest message {n}"]) for n in (1, 2, 3)]
+    for provider, model in (("openai", "gpt-4.1-mini"), ("anthropic", "claude-sonnet-4-5")):
+        tracker = PrefixTracker(provider, model, "cl100k_base")
+        reads = [tracker.observe("assistant_turn", "schema and system", 50, p, 50 + count(p, "cl100k_base") + 4)
+                 for p in prompts]
+        assert reads[0] == 0 and 0 < reads[1] < reads[2]  # the session's prefix grows with it
+        assert reads[1] >= 50 + count(prompts[0].rsplit("\n", 1)[0], "cl100k_base") - 128
+        [(inp, read, written)] = tracker.by_prompt().values()
+        assert read == sum(reads) and inp > read
+        assert (written > 0) == (provider == "anthropic")
+    other = PrefixTracker("openai", "gpt-4.1-mini", "cl100k_base")
+    assert other.observe("a", "head", 5, prompts[2], 2000) == 0
+    assert other.observe("a", "another head", 5, prompts[2], 2000) == 0  # a different schema or system: no prefix
