@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from schemas.config import BuildConfig
+from tasks.llm.limits import planned_concurrency
 
 BASE_S = 19.0
 """Fixed cost of a build: Prefect start-up, gates, measures and freeze."""
@@ -82,7 +83,7 @@ def estimate(config: BuildConfig, personas: int) -> Estimate:
     paid_calls = calls if paid else 0
     seconds = BASE_S + personas * (PERSONA_S + PERSONA_DAY_S * days * density(config))
     if paid:
-        seconds += paid_calls * CALL_LATENCY_S / min(p.max_concurrency for p in paid)
+        seconds += paid_calls * CALL_LATENCY_S / min(planned_concurrency(p, CALL_LATENCY_S) for p in paid)
     active = min(personas, config.runner.max_active_personas)
     peak = BASE_MB + ACTIVE_DAY_MB * active * days + personas * (PERSONA_MB + PERSONA_DAY_MB * days)
     return Estimate(personas, config.days, seconds, peak, calls, paid_calls)

@@ -43,7 +43,9 @@ class ProviderConfig(_Strict):
     api_key_env: str | None = None
     temperature: float = Field(0.7, ge=0, le=2)
     max_output_tokens: int = Field(1024, gt=0)
-    max_concurrency: int = Field(8, ge=1)
+    max_concurrency: int | None = Field(
+        None, ge=1, description="requests in flight at most (None: follow the rate limit and the observed latency, "
+                                "Little's law; tasks/llm/limits.py)")
     requests_per_minute: int | None = Field(None, ge=1)
     input_tokens_per_minute: int | None = Field(None, ge=1)
     output_tokens_per_minute: int | None = Field(None, ge=1)

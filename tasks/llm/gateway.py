@@ -119,7 +119,8 @@ class Gateway:
         """`generate_many`, with each result's ledger row (its outcome, attempts, fallback flag) beside it,
         for callers that handle a fallback themselves; the rows are recorded in the ledger all the same."""
         specs = [item if isinstance(item, CallSpec) else CallSpec(*item) for item in items]
-        workers = 1 if not self.live else min(len(specs), max(1, self.config.max_concurrency))
+        top = self.limiter.max_cap if self.limiter is not None else (self.config.max_concurrency or 1)
+        workers = 1 if not self.live else min(len(specs), max(1, top))
         if workers <= 1:
             done = [self._generate(spec) for spec in specs]
         else:

@@ -108,3 +108,77 @@ def test_parsers():
     assert parse_reset("6m0s") == 360 and parse_reset("120ms") == pytest.approx(0.12) and parse_reset("2") == 2
     assert parse_retry_after({"retry-after": "3"}) == 3 and parse_retry_after({"retry-after-ms": "250"}) == 0.25
     assert parse_retry_after({}) is None
+
+
+def test_a_waiting_request_sleeps_once_until_its_slot():
+    """Eight threads share a 1,200 rpm endpoint: each request reserves its start slot and sleeps once until it, so
+    the sleeps are one per request (the old pacer woke every waiting thread at every slot), and the rate holds."""
+    import time
+
+    sleeps = []
+
+    def sleep(seconds):
+        sleeps.append(seconds)
+        time.sleep(seconds)
+
+    limiter = EndpointLimiter(requests_per_minute=1200, max_concurrency=8, sleep=sleep)
+    starts = []
+
+    def worker():
+        for _ in range(5):
+            ticket = limiter.acquire()
+            starts.append(time.monotonic())
+            limiter.succeeded(ticket, 1, 1)
+
+    threads = [threading.Thread(target=worker) for _ in range(8)]
+    [t.start() for t in threads]
+    [t.join() for t in threads]
+    starts.sort()
+    assert len(starts) == 40 and min(b - a for a, b in zip(starts, starts[1:], strict=False)) >= 0.045
+    assert len(sleeps) <= 40
+
+
+def test_concurrency_follows_the_rate_limit_and_the_latency():
+    """Unset, the cap follows Little's law: 500 rpm answered in 2 s keeps about 22 requests in flight (8 of them
+    reached 46 percent of the limit); a 429 halves it, and it regrows one step at a time until a quiet minute."""
+    from tasks.llm.limits import AUTO_MAX_CONCURRENCY, UNPACED_MAX_CONCURRENCY, ceiling, little
+
+    clock = FakeClock()
+    limiter = EndpointLimiter(max_concurrency=None, requests_per_minute=500, clock=clock, sleep=clock.sleep)
+    assert limiter.cap == 8 and limiter.max_cap == AUTO_MAX_CONCURRENCY
+    ticket = limiter.acquire()
+    clock.now += 2.0
+    limiter.succeeded(ticket, 10, 10)
+    assert limiter.cap == little(500, 2.0, AUTO_MAX_CONCURRENCY) == 22
+    limiter.failed(limiter.acquire(), "429", rate_limited=True, retry_after=1.0)
+    assert limiter.cap == 11
+    for _ in range(11):
+        ticket = limiter.acquire()
+        clock.now += 2.0
+        limiter.succeeded(ticket, 1, 1)
+    assert limiter.cap == 12  # one step after `cap` successes, not straight back
+    clock.now += 61
+    ticket = limiter.acquire()
+    clock.now += 2.0
+    limiter.succeeded(ticket, 1, 1)
+    assert limiter.cap == 22
+    assert ceiling(None, None) == UNPACED_MAX_CONCURRENCY and ceiling(4, 500) == 4
+    fixed = EndpointLimiter(max_concurrency=8, requests_per_minute=500, clock=clock, sleep=clock.sleep)
+    ticket = fixed.acquire()
+    clock.now += 2.0
+    fixed.succeeded(ticket, 1, 1)
+    assert fixed.cap == 8  # a configured max_concurrency is kept
+
+
+def test_the_token_window_keeps_running_sums():
+    clock = FakeClock()
+    limiter = EndpointLimiter(input_tokens_per_minute=1000, clock=clock, sleep=clock.sleep)
+    tickets = [limiter.acquire(100) for _ in range(3)]
+    assert limiter.used_in == 300
+    limiter.succeeded(tickets[0], 250, 40)  # the usage the provider reported replaces the estimate
+    assert limiter.used_in == 450 and limiter.used_out == 40
+    clock.now += 61
+    limiter.acquire(10)
+    assert limiter.used_in == 10 and limiter.used_out == 0  # the old records left the window
+    limiter.succeeded(tickets[1], 999, 999)  # reported after its record left the window: no effect on the sums
+    assert limiter.used_in == 10
