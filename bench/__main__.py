@@ -1,7 +1,8 @@
 """`make bench`: runs every bench module and writes bench/results.md and bench/results.json.
 
 Sections (each names its command in results.md): builds (cold `lifeloom build` of tiny and demo),
-world, realism (how plausible the simulated lives are), dialogue, llm (call rate against the mock server),
+world, realism (how plausible the simulated lives are), dialogue, llm (call rate against the mock server), gateway
+(the gateway beside a hand-written asyncio client: share of limit, 429s, CPU, context switches),
 operations (cold / warm / after-edit builds of demo and rhelm, and the orchestration overhead ratio), scale
 (10, 20, 40 rhelm persona-years) and viewer (the release viewer of a rhelm build: write time, size, page opening).
 `python -m bench --only scale,llm` re-runs some sections and keeps the others from results.json;
@@ -24,7 +25,7 @@ from bench.scale import run_measured
 
 HERE = Path(__file__).resolve().parent
 PRESETS = ("tiny", "demo")
-SECTIONS = ("builds", "world", "realism", "dialogue", "llm", "operations", "scale", "viewer")
+SECTIONS = ("builds", "world", "realism", "dialogue", "llm", "gateway", "operations", "scale", "viewer")
 QUICK_SCALE = {"sizes": (2, 4), "days": 60}
 
 
@@ -93,6 +94,11 @@ def summary(results: dict) -> list[str]:
     for r in results.get("llm", []):
         lines.append(f"| mock call rate, {r['workload']}, {r['error_rate']:.0%} errors (share of limit) | "
                      f"{r['share_of_limit']:.1%} | python -m bench.llm |")
+    for r in results.get("gateway", []):
+        if r["client"] == "lifeloom gateway":
+            lines.append(f"| gateway, {r['scenario']}: share of limit, 429s, lost, context switches | "
+                         f"{r['share_of_limit']:.1%}, {r['rate_limited']}, {r['lost']}, {r['context_switches']:,} | "
+                         "python -m bench.gateway |")
     scale = results.get("scale")
     if scale and scale.get("fit"):
         f = scale["fit"]

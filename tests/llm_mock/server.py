@@ -112,7 +112,7 @@ class MockLLM:
     def __init__(self, *, latency_s: float = 0.0, answer=None, api_key: str | None = None,
                  error_rate: float = 0.0, error_kinds: tuple[str, ...] = ("500",), retry_after: str = "1",
                  timeout_sleep_s: float = 3.0, models: tuple[str, ...] = ("mock-model",), seed: int = 0,
-                 reject: str | None = None) -> None:
+                 reject: str | None = None, limit_rpm: int | None = None) -> None:
         self.latency_s, self.api_key, self.retry_after = latency_s, api_key, retry_after
         self.answer = answer or Oracle().answer
         self.error_rate, self.error_kinds, self.timeout_sleep_s = error_rate, error_kinds, timeout_sleep_s
@@ -122,6 +122,9 @@ class MockLLM:
         self.log: list[tuple[float, str, str]] = []
         self.in_flight = self.max_in_flight = 0
         self._script: deque[str] = deque()
+        self.limit_rpm = limit_rpm
+        """A server-side limit: a completion request beyond `limit_rpm` started in the last 60 s gets a 429."""
+        self._accepted: deque[float] = deque()
         self._rng = random.Random(seed)
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
@@ -170,8 +173,23 @@ class MockLLM:
             fault = self._script.popleft() if self._script else "ok"
             if fault == "ok" and self.error_rate and self._rng.random() < self.error_rate:
                 fault = self._rng.choice(self.error_kinds)
-            self.log.append((time.monotonic(), kind, fault))
+            now = time.monotonic()
+            if self.limit_rpm:
+                while self._accepted and self._accepted[0] <= now - 60.0:
+                    self._accepted.popleft()
+                if len(self._accepted) >= self.limit_rpm:
+                    fault = "429"
+                else:
+                    self._accepted.append(now)
+            self.log.append((now, kind, fault))
             return fault
+
+    def stats(self) -> dict[str, Any]:
+        """What the server saw: completion requests, 429s it sent, the most in flight at once."""
+        with self._lock:
+            return {"requests": self.calls, "rate_limited": sum(1 for _, _, f in self.log if f == "429"),
+                    "max_in_flight": self.max_in_flight,
+                    "first": self.log[0][0] if self.log else None, "last": self.log[-1][0] if self.log else None}
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -221,6 +239,8 @@ class _Handler(BaseHTTPRequestHandler):
         return False
 
     def do_GET(self) -> None:
+        if self.path == "/_stats":  # the bench's view of a server in another process (no key needed)
+            return self.send(200, self.mock.stats())
         if not self.path.startswith("/v1/models"):
             return self.send(404, {"error": {"message": "not found"}})
         if not self.authorised():

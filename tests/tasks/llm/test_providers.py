@@ -154,3 +154,22 @@ def test_preflight_names_unreachable_endpoints_rejected_keys_and_unknown_models(
     with pytest.raises(ProviderUnavailable, match=r"rejected the key in \$LLM_UNIT_KEY") as info:
         check_providers(build_config(default=config(mock, "anthropic")))
     assert KEY not in str(info.value)
+
+
+def test_the_mock_server_can_enforce_a_limit_and_report_what_it_saw():
+    """bench/gateway.py runs the mock in a child process with a limit of its own: a request beyond `limit_rpm` in a
+    minute gets a 429, and GET /_stats says how many it refused."""
+    import json
+    import urllib.request
+
+    from tasks.llm.limits import reset_limiters
+    from tests.llm_mock.server import MockLLM
+
+    reset_limiters()
+    with MockLLM(api_key=KEY, limit_rpm=4, retry_after="0") as mock:
+        eager = gateway(mock, "openai", requests_per_minute=6000, max_retries=0)  # far above the server's 4 a minute
+        rows = [row for _, row in eager.generate_many_traced([CallSpec("note", ctx(f"w{i}"), Note, "s")
+                                                              for i in range(6)])]
+        stats = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{mock.port}/_stats", timeout=5).read())
+    assert stats["requests"] == 6 and stats["rate_limited"] == 2
+    assert sum(r.fallback for r in rows) == 2  # the two refused calls fell back (and are retried next run)
