@@ -19,6 +19,10 @@ class LLMCall(BaseModel):
     prompt_hash: str
     input_tokens: int
     output_tokens: int
+    cached_input_tokens: int = 0
+    """Of the input, the tokens the provider read from its prompt cache (billed at the cached price)."""
+    cache_write_tokens: int = 0
+    """Of the input, the tokens written to the provider's prompt cache (Anthropic: 1.25 times the input price)."""
     latency_ms: float
     cost_usd: float = 0.0
     attempts: int = 1

@@ -10,6 +10,7 @@ select stage, provider, model,
        count(*) filter (where cached) as cached,
        coalesce(sum(requests), 0) as requests,
        coalesce(sum(input_tokens), 0) as input_tokens,
+       coalesce(sum(cached_input_tokens), 0) as cached_input_tokens,
        coalesce(sum(output_tokens), 0) as output_tokens,
        coalesce(sum(cost_usd), 0) as cost_usd,
        count(*) filter (where outcome = 'repaired') as repaired,
@@ -31,8 +32,8 @@ def ledger_by_stage_model(con: duckdb.DuckDBPyConnection, run_id: str) -> list[d
 
 def ledger_markdown(rows: list[dict]) -> str:
     """The per-stage-and-model summary as a Markdown table (for a Prefect artifact)."""
-    head = ["stage", "provider", "model", "calls", "cached", "requests", "input_tokens", "output_tokens",
-            "cost_usd", "repaired", "fallbacks"]
+    head = ["stage", "provider", "model", "calls", "cached", "requests", "input_tokens", "cached_input_tokens",
+            "output_tokens", "cost_usd", "repaired", "fallbacks"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(str(r[h]) for h in head) + " |" for r in rows]
     return "\n".join(lines)

@@ -73,15 +73,17 @@ def row_counts(con: duckdb.DuckDBPyConnection, run_id: str, tables=RELEASE_TABLE
 
 def ledger_totals(con: duckdb.DuckDBPyConnection, run_id: str) -> dict:
     """Calls, tokens, cost and outcomes of the run's model calls."""
-    calls, tin, tout, cost, cached = con.execute(
+    calls, tin, tout, cost, cached, tcached = con.execute(
         "select count(*), coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0), "
-        "coalesce(sum(cost_usd), 0), count(*) filter (where cached) from llm_calls where run_id = ?",
+        "coalesce(sum(cost_usd), 0), count(*) filter (where cached), coalesce(sum(cached_input_tokens), 0) "
+        "from llm_calls where run_id = ?",
         [run_id],
     ).fetchone()
     outcomes = dict(con.execute(
         "select outcome, count(*) from llm_calls where run_id = ? group by 1 order by 1", [run_id]
     ).fetchall())
-    return {"calls": calls, "input_tokens": tin, "output_tokens": tout, "cost_usd": round(cost, 6),
+    return {"calls": calls, "input_tokens": tin, "cached_input_tokens": tcached, "output_tokens": tout,
+            "cost_usd": round(cost, 6),
             "cached": cached, "outcomes": outcomes, "by_stage_model": ledger_by_stage_model(con, run_id)}
 
 

@@ -169,7 +169,8 @@ class Gateway:
     def _call_with_repair(self, request: LLMRequest, output_model: type[M]) -> tuple[dict, M]:
         from tasks.llm.providers.common import ProviderError
 
-        usage = {"input_tokens": 0, "output_tokens": 0, "cost_usd": 0.0, "requests": 0}
+        usage = {"input_tokens": 0, "output_tokens": 0, "cached_input_tokens": 0, "cache_write_tokens": 0,
+                 "cost_usd": 0.0, "requests": 0}
         note = previous = None
         for attempt in range(1, self.max_attempts + 1):
             try:
@@ -179,6 +180,8 @@ class Gateway:
                 return self._fallback(request, output_model, attempt, usage, str(exc), retry=exc.transient)
             usage["input_tokens"] += response.input_tokens
             usage["output_tokens"] += response.output_tokens
+            usage["cached_input_tokens"] += response.cached_input_tokens
+            usage["cache_write_tokens"] += response.cache_write_tokens
             usage["cost_usd"] += response.cost_usd + self.price(response)
             result, note = self._judge(request, response, output_model)
             if result is not None:
@@ -231,7 +234,8 @@ class Gateway:
         0 when the price is unknown, which `lifeloom plan` says before the build)."""
         if self._price is None:
             return 0.0
-        return self._price.cost(response.input_tokens, response.output_tokens)
+        return self._price.cost(response.input_tokens, response.output_tokens, response.cached_input_tokens,
+                                response.cache_write_tokens)
 
     def _fallback(self, request: LLMRequest, output_model: type[M], attempts: int, usage: dict, error: str,
                   retry: bool) -> tuple[dict, M]:
@@ -261,6 +265,8 @@ class Gateway:
             prompt_hash=prompts.prompt_hash(request.prompt_name),
             input_tokens=entry["input_tokens"],
             output_tokens=entry["output_tokens"],
+            cached_input_tokens=entry.get("cached_input_tokens", 0),
+            cache_write_tokens=entry.get("cache_write_tokens", 0),
             latency_ms=round((time.perf_counter() - started) * 1000, 3),
             cost_usd=0.0 if cached else round(entry["cost_usd"], 8),
             attempts=entry["attempts"],

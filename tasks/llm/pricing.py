@@ -60,8 +60,12 @@ def _openai(inp: float, cached: float, out: float) -> Price:
     return Price(inp, out, cached)
 
 
+ANTHROPIC_READ, ANTHROPIC_WRITE = 0.1, 1.25
+"""Anthropic's prompt cache, as shares of the input price: a read, and a write to the five-minute cache."""
+
+
 def _anthropic(inp: float, out: float) -> Price:
-    return Price(inp, out, cached_input=round(inp * 0.1, 4), cache_write=round(inp * 1.25, 4))
+    return Price(inp, out, cached_input=round(inp * ANTHROPIC_READ, 4), cache_write=round(inp * ANTHROPIC_WRITE, 4))
 
 
 PRICES: dict[tuple[str, str], Price] = {
@@ -104,8 +108,11 @@ def price_for(config: ProviderConfig) -> Price | None:
         return FREE
     if config.price_per_mtok_in is not None and config.price_per_mtok_out is not None:
         known = table_price(config.name, config.model)
-        return Price(config.price_per_mtok_in, config.price_per_mtok_out, config.price_per_mtok_cached_in,
-                     known.cache_write if known and config.price_per_mtok_cached_in is not None else None,
+        cached, write = config.price_per_mtok_cached_in, None
+        if config.name == "anthropic":  # Anthropic's rule for every model: reads a tenth, writes 1.25 times the input
+            cached = round(config.price_per_mtok_in * ANTHROPIC_READ, 6) if cached is None else cached
+            write = round(config.price_per_mtok_in * ANTHROPIC_WRITE, 6)
+        return Price(config.price_per_mtok_in, config.price_per_mtok_out, cached, write,
                      known.batch if known else BATCH_DISCOUNT, source="the config's prices")
     if config.base_url is not None:
         return None  # a server of one's own, or a proxy: its price is not the provider's list price

@@ -27,7 +27,13 @@ class LLMRequest(BaseModel):
 class LLMResponse(BaseModel):
     text: str
     input_tokens: int
+    """Every input token the request was billed for, those read from or written to the prompt cache included."""
     output_tokens: int
+    cached_input_tokens: int = 0
+    """Of the input, the tokens read from the provider's prompt cache (a repeated prefix, billed at its cached
+    price)."""
+    cache_write_tokens: int = 0
+    """Of the input, the tokens written to the prompt cache (Anthropic bills them above the input price)."""
     truncated: bool = False
     cost_usd: float = 0.0
     finish_reason: str = ""

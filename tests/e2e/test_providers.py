@@ -66,6 +66,7 @@ def test_build_on_provider_accounts_for_every_fault_then_reruns_from_cache(provi
     assert sum(r[4] for r in rows) > 0
     manifest = json.loads((tmp_path / "releases" / "tiny" / "v0001" / "manifest.json").read_text())
     assert manifest["provider"]["name"] == provider and manifest["ledger"]["calls"] == len(rows)
+    assert manifest["ledger"]["cached_input_tokens"] == 0  # the mock reports no prompt-cache reads by default
     summary = ledger_by_stage_model(con, first["run_id"])
     assert {s["stage"] for s in summary} >= {"profile", "loop", "sources", "dialogue"}
     assert sum(s["calls"] for s in summary) == len(rows)

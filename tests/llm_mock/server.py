@@ -112,7 +112,8 @@ class MockLLM:
     def __init__(self, *, latency_s: float = 0.0, answer=None, api_key: str | None = None,
                  error_rate: float = 0.0, error_kinds: tuple[str, ...] = ("500",), retry_after: str = "1",
                  timeout_sleep_s: float = 3.0, models: tuple[str, ...] = ("mock-model",), seed: int = 0,
-                 reject: str | None = None, limit_rpm: int | None = None) -> None:
+                 reject: str | None = None, limit_rpm: int | None = None, cached_share: float = 0.0,
+                 cache_write_share: float = 0.0) -> None:
         self.latency_s, self.api_key, self.retry_after = latency_s, api_key, retry_after
         self.answer = answer or Oracle().answer
         self.error_rate, self.error_kinds, self.timeout_sleep_s = error_rate, error_kinds, timeout_sleep_s
@@ -123,6 +124,9 @@ class MockLLM:
         self.in_flight = self.max_in_flight = 0
         self._script: deque[str] = deque()
         self.limit_rpm = limit_rpm
+        self.cached_share, self.cache_write_share = cached_share, cache_write_share
+        """Shares of each prompt's tokens reported as read from (and written to) the prompt cache, in each
+        provider's usage format."""
         """A server-side limit: a completion request beyond `limit_rpm` started in the last 60 s gets a 429."""
         self._accepted: deque[float] = deque()
         self._rng = random.Random(seed)
@@ -292,9 +296,10 @@ class _Handler(BaseHTTPRequestHandler):
         if fault == "truncate":
             text = text[: len(text) // 2]
         usage = (len(prompt) // 4, len(text) // 4)
+        cache = (int(usage[0] * self.mock.cached_share), int(usage[0] * self.mock.cache_write_share))
         if kind == "chat":
-            return self.send(200, chat_completion(text, fault == "truncate", usage))
-        return self.send(200, message(body, answer, text, fault, usage))
+            return self.send(200, chat_completion(text, fault == "truncate", usage, cache[0]))
+        return self.send(200, message(body, answer, text, fault, usage, cache))
 
 
 def parse_request(kind: str, body: dict) -> tuple[str, str, dict]:
@@ -307,16 +312,21 @@ def parse_request(kind: str, body: dict) -> tuple[str, str, dict]:
     return tool["name"].removeprefix("write_"), first, tool["input_schema"]
 
 
-def chat_completion(text: str, truncated: bool, usage: tuple[int, int]) -> dict:
+def chat_completion(text: str, truncated: bool, usage: tuple[int, int], cached: int = 0) -> dict:
+    """A chat completion; `cached` of the prompt tokens read from the prompt cache (OpenAI counts them in
+    prompt_tokens and again in prompt_tokens_details)."""
     return {
         "id": "chatcmpl-mock", "object": "chat.completion", "created": 0, "model": "mock-model",
         "choices": [{"index": 0, "finish_reason": "length" if truncated else "stop",
                      "message": {"role": "assistant", "content": text, "refusal": None}}],
-        "usage": {"prompt_tokens": usage[0], "completion_tokens": usage[1], "total_tokens": sum(usage)},
+        "usage": {"prompt_tokens": usage[0], "completion_tokens": usage[1], "total_tokens": sum(usage),
+                  "prompt_tokens_details": {"cached_tokens": cached}},
     }
 
 
-def message(body: dict, answer: Any, text: str, fault: str, usage: tuple[int, int]) -> dict:
+def message(body: dict, answer: Any, text: str, fault: str, usage: tuple[int, int],
+            cache: tuple[int, int] = (0, 0)) -> dict:
+    """A message; `cache` (read, written) of the prompt tokens, which Anthropic counts apart from input_tokens."""
     if fault == "malformed":
         content = [{"type": "text", "text": text}]
     else:
@@ -325,5 +335,7 @@ def message(body: dict, answer: Any, text: str, fault: str, usage: tuple[int, in
     return {
         "id": "msg_mock", "type": "message", "role": "assistant", "model": body.get("model", "mock-model"),
         "content": content, "stop_reason": "max_tokens" if fault == "truncate" else "tool_use",
-        "stop_sequence": None, "usage": {"input_tokens": usage[0], "output_tokens": usage[1]},
+        "stop_sequence": None, "usage": {"input_tokens": usage[0] - sum(cache), "output_tokens": usage[1],
+                                         "cache_read_input_tokens": cache[0],
+                                         "cache_creation_input_tokens": cache[1]},
     }

@@ -68,10 +68,14 @@ class AnthropicProvider:
         else:
             text = "".join(getattr(b, "text", "") for b in message.content)
         usage = message.usage
+        read = getattr(usage, "cache_read_input_tokens", 0) or 0
+        written = getattr(usage, "cache_creation_input_tokens", 0) or 0
         return LLMResponse(
             text=text,
-            input_tokens=getattr(usage, "input_tokens", 0) or 0,
+            input_tokens=(getattr(usage, "input_tokens", 0) or 0) + read + written,  # Anthropic counts them apart
             output_tokens=getattr(usage, "output_tokens", 0) or 0,
+            cached_input_tokens=read,
+            cache_write_tokens=written,
             truncated=message.stop_reason == "max_tokens",
             finish_reason=message.stop_reason or "",
             headers=headers,

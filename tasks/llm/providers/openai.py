@@ -67,10 +67,12 @@ class OpenAIProvider:
         if getattr(message, "refusal", None):
             text = json.dumps({"refusal": message.refusal})
         usage = completion.usage
+        details = getattr(usage, "prompt_tokens_details", None)
         return LLMResponse(
             text=text,
-            input_tokens=getattr(usage, "prompt_tokens", 0) or 0,
+            input_tokens=getattr(usage, "prompt_tokens", 0) or 0,  # cached tokens included (automatic caching)
             output_tokens=getattr(usage, "completion_tokens", 0) or 0,
+            cached_input_tokens=getattr(details, "cached_tokens", 0) or 0,
             truncated=choice.finish_reason == "length",
             finish_reason=choice.finish_reason or "",
             headers=headers,

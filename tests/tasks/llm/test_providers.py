@@ -173,3 +173,26 @@ def test_the_mock_server_can_enforce_a_limit_and_report_what_it_saw():
         stats = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{mock.port}/_stats", timeout=5).read())
     assert stats["requests"] == 6 and stats["rate_limited"] == 2
     assert sum(r.fallback for r in rows) == 2  # the two refused calls fell back (and are retried next run)
+
+
+@pytest.mark.parametrize("name", ["openai", "anthropic"])
+def test_prompt_cache_tokens_are_recorded_and_priced(name):
+    """A provider that reports cached prompt tokens (OpenAI in prompt_tokens_details, Anthropic as cache reads and
+    writes beside input_tokens): the ledger holds them within the input, and the cost prices them (reads at the
+    cached price, Anthropic's writes at 1.25 times the input price)."""
+    from tasks.llm.limits import reset_limiters
+    from tests.llm_mock.server import MockLLM
+
+    reset_limiters()
+    write = 0.25 if name == "anthropic" else 0.0
+    with MockLLM(api_key=KEY, cached_share=0.5, cache_write_share=write) as mock:
+        gw = gateway(mock, name, price_per_mtok_in=2.0, price_per_mtok_out=8.0, price_per_mtok_cached_in=0.5)
+        gw.generate("note", ctx("kettle " * 400), Note, stage="s", persona_id="p0000")
+    [row] = gw.drain_ledger()
+    assert row.input_tokens > 0 and row.cached_input_tokens == pytest.approx(row.input_tokens / 2, abs=1)
+    assert row.cache_write_tokens == (0 if name == "openai" else pytest.approx(row.input_tokens / 4, abs=1))
+    plain = row.input_tokens - row.cached_input_tokens - row.cache_write_tokens
+    writes_at = 0.0 if name == "openai" else 2.5  # Anthropic bills a write at 1.25 times the input price
+    expected = (plain * 2.0 + row.cached_input_tokens * 0.5 + row.cache_write_tokens * (writes_at or 2.0)
+                + row.output_tokens * 8.0) / 1e6
+    assert row.cost_usd == pytest.approx(expected, rel=1e-6)
