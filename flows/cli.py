@@ -73,7 +73,8 @@ def build(
     except ProviderUnavailable as exc:
         fail(str(exc))
 
-    from flows.cli_plan import approve_cost, paid_stages
+    from flows.cli_plan import approve_cost
+    from flows.plan import paid_stages
 
     if paid_stages(cfg):
         approve_cost(cfg, home, yes)

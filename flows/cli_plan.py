@@ -12,13 +12,6 @@ from flows.cli_common import DEFAULT_HOME, HomeOpt, app, err, fail, out, resolve
 from schemas.config import BuildConfig, preset_names
 
 
-def paid_stages(cfg: BuildConfig) -> list[str]:
-    """The stages that call a provider other than the offline narrator."""
-    from flows.pipeline import PIPELINE
-
-    return [s.name for s in PIPELINE if s.gateway and cfg.provider_for(s.gateway).name != "offline"]
-
-
 def _plan(cfg: BuildConfig, home: Path, workers: int | None = None):
     """The build's plan (flows/plan.py), counting calls against the data root's call cache, progress on stderr."""
     from flows.plan import plan_build
@@ -33,16 +26,14 @@ def _plan(cfg: BuildConfig, home: Path, workers: int | None = None):
 def approve_cost(cfg: BuildConfig, home: Path, yes: bool) -> None:
     """Print the plan of a paid build; above [limits] max_cost_usd (or at an unknown price) ask, or with no
     terminal to ask on, refuse unless `yes`. Nothing has been sent when this refuses."""
-    from flows.plan import money, text_lines
+    from flows.plan import over_ceiling, text_lines
 
     plan = _plan(cfg, home)
     for line in text_lines(plan):
         out.print(line, highlight=False, soft_wrap=True)
-    ceiling = cfg.limits.max_cost_usd
-    if plan.cost is not None and plan.cost <= ceiling or yes:
+    why = over_ceiling(plan, cfg.limits.max_cost_usd)
+    if why is None or yes:
         return
-    why = (f"its price is unknown ({', '.join(plan.unknown_price)})" if plan.cost is None
-           else f"it costs {money(plan.cost)}, above [limits] max_cost_usd = {ceiling:g}")
     if not sys.stdin.isatty():
         fail(f"the build was not started: {why}; pass --yes to build anyway, or raise [limits] max_cost_usd")
     if not typer.confirm(f"Start the build? {why[0].upper()}{why[1:]}", default=False):

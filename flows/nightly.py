@@ -58,6 +58,9 @@ def nightly(preset: str | None = "demo", config_file: str | None = None, home: s
         config = config.model_copy(update={"runner": runner_options})
     layout = prepare_home(home)
     previous = _newest(layout, config.name)
+    refused = cost_check(config, layout)
+    if refused is not None:
+        return refused
     try:
         result = build_flow(config)(config=config, home=str(layout.home), freeze_if_unchanged=False)
     except Exception as exc:
@@ -82,6 +85,25 @@ def nightly(preset: str | None = "demo", config_file: str | None = None, home: s
         get_run_logger().info(message)
         return Completed(message=message, data=result)
     return result
+
+
+def cost_check(config: BuildConfig, layout: Layout):
+    """For a config on a paid provider: count its plan against the data root's call cache (an unchanged night finds
+    nearly every call there) and publish it as the `nightly-plan` artifact; a plan above [limits] max_cost_usd, or
+    at an unknown price, is not started (a Failed state saying why, nothing sent). None when the build may run."""
+    from flows.plan import over_ceiling, paid_stages, plan_build, plan_markdown
+
+    if not paid_stages(config):
+        return None
+    plan = plan_build(config, layout.llm_cache if layout.llm_cache.exists() else None)
+    create_markdown_artifact(key="nightly-plan", markdown=plan_markdown(plan), description=f"Plan of {config.name}")
+    why = over_ceiling(plan, config.limits.max_cost_usd)
+    if why is None:
+        return None
+    message = f"nightly {config.name}: not started, {why} (nothing was sent; raise [limits] max_cost_usd to allow it)"
+    create_markdown_artifact(key="nightly-summary", markdown=f"# Nightly `{config.name}`: not started\n\n{message}\n",
+                             description=f"Nightly {config.name}: not started")
+    return Failed(message=message)
 
 
 def _newest(layout: Layout, name: str) -> Path | None:

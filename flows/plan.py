@@ -30,6 +30,7 @@ model writes about as much as the offline narrator does for the same schema, at 
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from collections import defaultdict
 from collections.abc import Callable
@@ -147,6 +148,13 @@ class Plan:
 
 
 # -- counting -------------------------------------------------------------------------------------------------
+def paid_stages(config: BuildConfig) -> list[str]:
+    """The stages that call a provider other than the offline narrator (a plan is worth counting for them)."""
+    from flows.pipeline import PIPELINE
+
+    return [s.name for s in PIPELINE if s.gateway and config.provider_for(s.gateway).name != "offline"]
+
+
 def needed_stages() -> list[str]:
     """The stages a plan runs: those that call a model, and those they need (in pipeline order)."""
     from flows.pipeline import PIPELINE, STAGES
@@ -214,7 +222,8 @@ def count_build(config: BuildConfig, cache_root: Path | None, workers: int | Non
             say(f"plan: counted {len(counted)}/{len(jobs)} personas")
         return counted
     counted = []
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    # spawned, not forked: the caller may hold threads (a Prefect flow's API client, the CLI's status line)
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
         for found in pool.map(_count_one, jobs):
             counted.append(found)
             say(f"plan: counted {len(counted)}/{len(jobs)} personas")
@@ -413,3 +422,20 @@ def text_lines(plan: Plan) -> list[str]:
     else:
         lines.append("offline narrator only: no model cost, and these figures equal the build's ledger")
     return lines
+
+
+def plan_markdown(plan: Plan) -> str:
+    """The plan as a Prefect artifact: the command line's table in a code block, and the verdict on the ceiling."""
+    return f"# Plan of `{plan.name}`\n\n```\n" + "\n".join(text_lines(plan)) + "\n```\n"
+
+
+def over_ceiling(plan: Plan, ceiling: float) -> str | None:
+    """Why a build of this plan must not start unasked: its price is unknown or it costs more than `ceiling`; None
+    when it may."""
+    if not plan.paid:
+        return None
+    if plan.cost is None:
+        return f"its price is unknown ({', '.join(plan.unknown_price)})"
+    if plan.cost > ceiling:
+        return f"it costs {money(plan.cost)}, above [limits] max_cost_usd = {ceiling:g}"
+    return None

@@ -175,3 +175,24 @@ def test_a_rebuild_whose_earlier_partitions_are_gone_lands_from_the_cached_stage
     assert all(e.cached for e in events if e.stage not in ("land", "gate", "freeze"))
     assert loads  # the cached stage values were read back and landed afresh
     assert manifest(again["release"]["path"])["table_hashes"] == manifest(first["release"]["path"])["table_hashes"]
+
+
+def test_a_nightly_above_its_cost_ceiling_is_not_started_and_sends_nothing(tmp_path, monkeypatch):
+    """A nightly on a paid provider counts its plan first (the `nightly-plan` artifact); above [limits]
+    max_cost_usd it ends Failed saying why, before any request reaches the provider and with nothing landed."""
+    from prefect.states import State
+
+    from tests.llm_mock.server import MockLLM
+
+    monkeypatch.setenv("LIFELOOM_TEST_KEY", "sk-nightly-test-0000000000000")
+    with MockLLM(api_key="sk-nightly-test-0000000000000") as mock:
+        (tmp_path / "c.toml").write_text(
+            'name = "paid"\nseed = 1\npersonas = 1\ndays = 7\nstart_date = 2024-01-01\n'
+            f'[provider]\nname = "openai"\nmodel = "mock-model"\nbase_url = "{mock.openai_url}"\n'
+            'api_key_env = "LIFELOOM_TEST_KEY"\nprice_per_mtok_in = 2.0\nprice_per_mtok_out = 8.0\n'
+            '[limits]\nmax_cost_usd = 0.0001\n')
+        state = nightly(config_file=str(tmp_path / "c.toml"), home=str(tmp_path / "home"), return_state=True)
+        sent = mock.calls
+    assert isinstance(state, State) and state.is_failed()
+    assert "not started, it costs $" in state.message and "above [limits] max_cost_usd" in state.message
+    assert sent == 0 and not (tmp_path / "home" / "releases" / "paid").exists()
