@@ -10,7 +10,7 @@ tasks/llm/limits.py, validation, the ledger), with the call cache in memory.
 Scenarios (the server answers after `latency` seconds; the clients are configured with the server's limit):
 - 600 rpm at 200 ms, the default concurrency (the gateway's follows the limit and the latency when unset; the
   baseline runs 8);
-- 20,000 rpm at 200 ms with 64 at once;
+- 20,000 rpm at 200 ms with 64 and with 256 at once;
 - 500 rpm at 2 s with the default concurrency (Little's law wants about 22 in flight; 8 reach 46 percent);
 - 600 rpm at 200 ms against a server that enforces 600 a minute itself (429s beyond it).
 
@@ -37,6 +37,7 @@ SCENARIOS = (
     # name, rpm (client and, with `enforce`, server), latency s, calls, max_concurrency (None: the default)
     ("600 rpm, 200 ms", 600, 0.2, 200, None, False),
     ("20,000 rpm, 200 ms, 64 at once", 20_000, 0.2, 2000, 64, False),
+    ("20,000 rpm, 200 ms, 256 at once", 20_000, 0.2, 3000, 256, False),
     ("500 rpm, 2 s latency", 500, 2.0, 150, None, False),
     ("600 rpm, 200 ms, server enforces 600", 600, 0.2, 200, None, True),
 )
