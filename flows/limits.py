@@ -49,7 +49,8 @@ ontology's rates level a year off (rhelm: about 400 events a persona-year agains
 does not grow with the ratio itself; sparser days are the pack's DAY_WEIGHT."""
 CALLS_PER_PERSONA_DAY = 18.0
 CALL_LATENCY_S = 1.5
-"""Assumed seconds per call of a real provider (the limiter runs `max_concurrency` at once)."""
+"""Assumed seconds per call of a real provider (the limiter runs `max_concurrency`, or what Little's law on the
+rate limit gives, at once; `lifeloom plan` counts the real calls)."""
 
 
 class LimitExceeded(ValueError):

@@ -46,7 +46,8 @@ from tasks.llm.pricing import PRICES_AS_OF, Price, describe, price_for
 
 @dataclass
 class PersonaCount:
-    """What one persona's stages called: ledger rows (as dicts) and each stage's rounds."""
+    """What one persona's stages called: its ledger summed by stage, provider and model (`calls`, `cache_hits`, and
+    the input and output tokens of the calls that are no hit), and each stage's rounds."""
 
     persona_id: str
     rows: list[dict[str, Any]]
@@ -187,20 +188,28 @@ def count_persona(config: BuildConfig, persona_id: str, seed_text: str, cache_ro
 
     ctx = PlanCtx(config, None, "plan")  # type: ignore[arg-type]  (a plan lands nothing: no layout)
     done: dict[str, Any] = {}
-    rows: list[dict[str, Any]] = []
+    rows: dict[tuple[str, str, str], dict[str, Any]] = {}
     rounds: dict[str, list[list[int]]] = {}
     prefixes: dict[str, dict[str, list[int]]] = {}
     for name in needed_stages():
         stage = STAGES[name]
         args = [done[i] for i in stage.inputs] if stage.inputs else [seed_text]
         done[name] = STAGE_TASKS[name].fn(ctx, persona_id, *args)
-        rows += [r.model_dump() for r in done[name].ledger]
+        for r in done[name].ledger:
+            row = rows.setdefault((r.stage, r.provider, r.model), {
+                "stage": r.stage, "provider": r.provider, "model": r.model, "calls": 0, "cache_hits": 0,
+                "input_tokens": 0, "output_tokens": 0})
+            row["calls"] += 1
+            row["cache_hits"] += int(r.cached)
+            if not r.cached:
+                row["input_tokens"] += r.input_tokens
+                row["output_tokens"] += r.output_tokens
         gw = gateways.pop(stage.gateway, None) if stage.gateway else None
         if gw is not None:
             rounds[name] = [[r.output_tokens for r in rnd if not r.cached] for rnd in gw.rounds]
             if gw.live:
                 prefixes[name] = gw.provider.prefixes.by_prompt()
-    return PersonaCount(persona_id, rows, rounds, prefixes)
+    return PersonaCount(persona_id, list(rows.values()), rounds, prefixes)
 
 
 def _count_one(args: tuple) -> PersonaCount:
@@ -290,11 +299,10 @@ def make_plan(config: BuildConfig, counted: list[PersonaCount]) -> Plan:
         for r in c.rows:
             row = table.setdefault((r["stage"], r["provider"], r["model"]),
                                    StageRow(r["stage"], r["provider"], r["model"]))
-            row.calls += 1
-            row.cache_hits += int(r["cached"])
-            if not r["cached"]:
-                row.input_tokens += r["input_tokens"]
-                row.output_tokens += r["output_tokens"]
+            row.calls += r["calls"]
+            row.cache_hits += r["cache_hits"]
+            row.input_tokens += r["input_tokens"]
+            row.output_tokens += r["output_tokens"]
     prompts: dict[tuple[str, str], list[int]] = {}
     for c in counted:
         for stage, by_prompt in c.prefixes.items():

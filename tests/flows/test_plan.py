@@ -66,9 +66,10 @@ def test_wall_time_follows_the_rounds_the_graph_and_the_limits():
     assert round_seconds(ProviderConfig(), [100, 100]) == 0.0  # the offline narrator waits on no network
     assert makespan([5, 4, 3, 3], 2) == 8 and makespan([5, 4], 4) == 5
     cfg = load_preset("tiny").model_copy(update={"provider": llm})
-    row = {"provider": "openai", "model": "gpt-4.1-mini", "input_tokens": 1000, "output_tokens": 100,
-           "cached": False}
-    counted = [PersonaCount(f"p{n}", [row | {"stage": "loop"}] * 3 + [row | {"stage": "dialogue"}] * 2,
+    row = {"provider": "openai", "model": "gpt-4.1-mini", "cache_hits": 0}
+    counted = [PersonaCount(f"p{n}", [row | {"stage": "loop", "calls": 3, "input_tokens": 3000, "output_tokens": 300},
+                                      row | {"stage": "dialogue", "calls": 2, "input_tokens": 2000,
+                                             "output_tokens": 200}],
                             {"loop": [[100], [100, 100]], "dialogue": [[100], [100]]}) for n in range(2)]
     plan = make_plan(cfg, counted)
     # one persona: loop 2 + 2, then dialogue 2 + 2 = 8 s; two personas side by side (max_active_personas 4)
@@ -81,8 +82,8 @@ def test_wall_time_follows_the_rounds_the_graph_and_the_limits():
 
 def test_a_plan_with_an_unknown_price_says_so():
     cfg = load_preset("tiny").model_copy(update={"provider": ProviderConfig(name="openai", model="my-finetune")})
-    row = {"stage": "loop", "provider": "openai", "model": "my-finetune", "input_tokens": 10, "output_tokens": 1,
-           "cached": False}
+    row = {"stage": "loop", "provider": "openai", "model": "my-finetune", "calls": 1, "cache_hits": 0,
+           "input_tokens": 10, "output_tokens": 1}
     plan = make_plan(cfg, [PersonaCount("p0", [row], {"loop": [[1]]})])
     assert plan.cost is None and plan.unknown_price == ["openai my-finetune"]
     assert plan.to_json()["cost"] is None
