@@ -77,6 +77,8 @@ class StageRow:
     batch_cache_cost: float | None = 0.0
     """At the batch price, the repeated prefixes read from the prompt cache."""
     price: str = ""
+    mode: str = "sync"
+    """The provider's mode: `batch` calls are billed at the batch price (tasks/llm/batch.py)."""
     min_wall_seconds: float = 0.0
     """The stage's own share: the longest persona's rounds on this stage, at the configured concurrency."""
 
@@ -123,6 +125,14 @@ class Plan:
         return None if self.unknown_price else round(sum(r.batch_cost or 0.0 for r in self.rows), 4)
 
     @property
+    def expected_cost(self) -> float | None:
+        """What the build will be billed: each row at its provider's mode (batch rows at the batch price)."""
+        if self.unknown_price:
+            return None
+        return round(sum((r.batch_cost if r.mode == "batch" and r.batch_cost is not None else r.cost) or 0.0
+                         for r in self.rows), 4)
+
+    @property
     def batch_cache_cost(self) -> float | None:
         return None if self.unknown_price else round(sum(r.batch_cache_cost or 0.0 for r in self.rows), 4)
 
@@ -140,6 +150,7 @@ class Plan:
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "personas": self.personas, "calls": self.calls, "cache_hits": self.cache_hits,
                 "input_tokens": self.input_tokens, "output_tokens": self.output_tokens, "cost": self.cost,
+                "expected_cost": self.expected_cost,
                 "batch_cost": self.batch_cost, "batch_cache_cost": self.batch_cache_cost,
                 "repeated_prefix_share": self.repeated_prefix_share, "prompts": self.prompts,
                 "min_wall_seconds": round(self.min_wall_seconds, 1),
@@ -318,6 +329,7 @@ def make_plan(config: BuildConfig, counted: list[PersonaCount]) -> Plan:
     for (stage, _, _), row in table.items():
         price: Price | None = price_for(providers[stage])
         row.price = describe(price)
+        row.mode = providers[stage].mode
         if price is None:
             row.cost = row.batch_cost = row.batch_cache_cost = None
             if row.calls > row.cache_hits:
@@ -412,7 +424,10 @@ def text_lines(plan: Plan) -> list[str]:
               f"{'total':<45} {plan.calls:>8,} {plan.cache_hits:>7,} {plan.input_tokens:>12,} "
               f"{plan.output_tokens:>11,} {money(plan.cost):>12} {money(plan.batch_cost):>12} "
               f"{money(plan.batch_cache_cost):>12} {duration(plan.min_wall_seconds):>9}"]
+    batched = sorted({f"{r.provider} {r.model}" for r in plan.rows if r.mode == "batch" and r.provider != "offline"})
     if plan.paid:
+        lines.append(f"expected bill: {money(plan.expected_cost)}"
+                     + (f" (batch mode for {', '.join(batched)}: at the batch price)" if batched else ""))
         top = sorted(plan.prompts, key=lambda p: -p["input_tokens"])[:6]
         lines.append(f"repeated prefix: {plan.repeated_prefix_share:.1%} of the input tokens repeat the start of an "
                      "earlier request (what a prompt cache can serve); by prompt: "
@@ -427,6 +442,9 @@ def text_lines(plan: Plan) -> list[str]:
         lines.append(f"minimum wall time {duration(plan.min_wall_seconds)}, set by {top}; the other bounds: "
                      + "; ".join(f"{k} {duration(v)}" for k, v in plan.bounds.items() if k != top))
         lines += [f"assumes: {a}" for a in plan.assumptions]
+        if batched:
+            lines.append("batch mode: each round of calls waits for its batch (minutes to a day), so the wall time "
+                         "is longer than this minimum by the rounds times the batches' turnaround")
     else:
         lines.append("offline narrator only: no model cost, and these figures equal the build's ledger")
     return lines
@@ -442,8 +460,8 @@ def over_ceiling(plan: Plan, ceiling: float) -> str | None:
     when it may."""
     if not plan.paid:
         return None
-    if plan.cost is None:
+    if plan.expected_cost is None:
         return f"its price is unknown ({', '.join(plan.unknown_price)})"
-    if plan.cost > ceiling:
-        return f"it costs {money(plan.cost)}, above [limits] max_cost_usd = {ceiling:g}"
+    if plan.expected_cost > ceiling:
+        return f"it costs {money(plan.expected_cost)}, above [limits] max_cost_usd = {ceiling:g}"
     return None

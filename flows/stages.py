@@ -168,8 +168,13 @@ def heartbeat(stage: str, persona_id: str, gateway: Gateway | None = None):
 
     def beat() -> None:
         while not stop.wait(HEARTBEAT_S):
-            calls = len(getattr(gateway, "_ledger", ())) if gateway is not None else 0
-            logger.info("%s %s: %.0f s, %d model calls so far", stage, persona_id, time.monotonic() - started, calls)
+            rows = list(getattr(gateway, "_ledger", ())) if gateway is not None else []
+            batches = getattr(gateway, "batches", None)
+            extra = "" if batches is None else (
+                f", batches sent {batches.stats['submitted']}, resumed {batches.stats['resumed']}, ended "
+                f"{batches.stats['ended']}, cost so far ${sum(r.cost_usd for r in rows):.4f}")
+            logger.info("%s %s: %.0f s, %d model calls so far%s", stage, persona_id, time.monotonic() - started,
+                        len(rows), extra)
 
     thread = threading.Thread(target=beat, daemon=True)
     thread.start()

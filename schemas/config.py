@@ -58,6 +58,13 @@ class ProviderConfig(_Strict):
         None, ge=0, description="USD per million output tokens (None: the price table)")
     price_per_mtok_cached_in: float | None = Field(
         None, ge=0, description="USD per million input tokens read from the prompt cache (None: as input)")
+    mode: Literal["sync", "batch"] = Field(
+        "sync", description="sync: one request a call; batch: each round of calls as one batch at the batch price "
+                            "(OpenAI Batch API, Anthropic Message Batches; tasks/llm/batch.py)")
+    batch_poll_s: float = Field(30.0, gt=0, description="first wait between polls of a running batch (it grows)")
+    batch_poll_max_s: float = Field(300.0, gt=0, description="longest wait between polls of a running batch")
+    batch_timeout_h: float = Field(26.0, gt=0, description="give up waiting for a batch after this long (it stays "
+                                                           "recorded and the next run waits for it again)")
     latency_s: float = Field(1.0, gt=0, description="seconds to a call's first token, for the plan's wall time")
     output_tokens_per_s: float = Field(60.0, gt=0, description="output tokens a second, for the plan's wall time")
 

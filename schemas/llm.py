@@ -32,3 +32,5 @@ class LLMCall(BaseModel):
     fallback: bool = False
     confidence: float = 1.0
     error: str | None = None
+    batch_id: str | None = None
+    """The provider's batch that answered the call (batch mode), else None."""

@@ -66,7 +66,7 @@ TABLES: dict[str, Table] = {
         Table("questions", Question, ("question_id",)),
         Table("question_evidence", Evidence, ("question_id", "evidence_id", "fact_id")),
         Table("llm_calls", LLMCall, ("call_key", "stage", "persona_id"),
-              volatile=("latency_ms", "cached", "cost_usd", "requests")),
+              volatile=("latency_ms", "cached", "cost_usd", "requests", "batch_id")),
         Table("verifier_findings", Finding, ("finding_id",)),
         Table("question_reviews", QuestionReview, ("question_id",)),
         Table("impact_constraints", ImpactConstraint, ("constraint_id",)),

@@ -16,6 +16,7 @@ select stage, provider, model,
        count(*) filter (where outcome = 'repaired') as repaired,
        count(*) filter (where fallback or outcome = 'fallback') as fallbacks,
        count(*) filter (where outcome = 'error') as errors,
+       count(distinct batch_id) as batches,
        round(avg(latency_ms), 1) as mean_latency_ms
 from llm_calls where run_id = ?
 group by stage, provider, model
@@ -33,7 +34,7 @@ def ledger_by_stage_model(con: duckdb.DuckDBPyConnection, run_id: str) -> list[d
 def ledger_markdown(rows: list[dict]) -> str:
     """The per-stage-and-model summary as a Markdown table (for a Prefect artifact)."""
     head = ["stage", "provider", "model", "calls", "cached", "requests", "input_tokens", "cached_input_tokens",
-            "output_tokens", "cost_usd", "repaired", "fallbacks"]
+            "output_tokens", "cost_usd", "repaired", "fallbacks", "batches"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(str(r[h]) for h in head) + " |" for r in rows]
     return "\n".join(lines)

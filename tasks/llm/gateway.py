@@ -98,11 +98,20 @@ class Gateway:
         self._price = price_for(config) if self.live else None
         self._ledger: list[LLMCall] = []
         self._lock = threading.Lock()
+        self.batches = None
+        if self.live and config.mode == "batch":
+            from tasks.llm.batchmode import runner_for
+
+            self.batches = runner_for(config, self.provider, self.cache)
 
     def generate(self, prompt_name: str, context: dict[str, Any], output_model: type[M], *, stage: str,
                  persona_id: str | None, sample: int = 0) -> M:
         """Render, call (or read from cache), validate, repair or fall back; record a ledger row."""
-        result, row = self._generate(CallSpec(prompt_name, context, output_model, stage, persona_id, sample))
+        spec = CallSpec(prompt_name, context, output_model, stage, persona_id, sample)
+        if self.batches is not None:
+            [(result, row)] = self._batch([spec])
+        else:
+            result, row = self._generate(spec)
         with self._lock:
             self._ledger.append(row)
         return result
@@ -119,6 +128,11 @@ class Gateway:
         """`generate_many`, with each result's ledger row (its outcome, attempts, fallback flag) beside it,
         for callers that handle a fallback themselves; the rows are recorded in the ledger all the same."""
         specs = [item if isinstance(item, CallSpec) else CallSpec(*item) for item in items]
+        if self.batches is not None:
+            done = self._batch(specs)
+            with self._lock:
+                self._ledger.extend(row for _, row in done)
+            return done
         top = self.limiter.max_cap if self.limiter is not None else (self.config.max_concurrency or 1)
         workers = 1 if not self.live else min(len(specs), max(1, top))
         if workers <= 1:
@@ -132,6 +146,11 @@ class Gateway:
         with self._lock:
             self._ledger.extend(row for _, row in done)
         return done
+
+    def _batch(self, specs: list[CallSpec]) -> list[tuple[BaseModel, LLMCall]]:
+        from tasks.llm.batchmode import batch_round
+
+        return batch_round(self, specs)
 
     def drain_ledger(self) -> list[LLMCall]:
         """Ledger rows recorded since the last drain, in call order."""
@@ -253,7 +272,8 @@ class Gateway:
     def _entry(result: BaseModel, outcome: str, attempts: int, usage: dict) -> dict:
         return {"output": result.model_dump(mode="json"), "outcome": outcome, "attempts": attempts, **usage}
 
-    def _row(self, request: LLMRequest, spec: CallSpec, entry: dict, started: float, cached: bool) -> LLMCall:
+    def _row(self, request: LLMRequest, spec: CallSpec, entry: dict, started: float, cached: bool,
+             batch_id: str | None = None) -> LLMCall:
         fallback = entry["outcome"] == "fallback"
         return LLMCall(
             call_key=request.call_key[:24],
@@ -276,4 +296,5 @@ class Gateway:
             confidence=FALLBACK_CONFIDENCE if fallback else 1.0,
             error=entry.get("error"),
             requests=0 if cached else entry.get("requests", 0),
+            batch_id=None if cached else batch_id,
         )

@@ -31,7 +31,7 @@ def test_prefect_yaml_validates_with_prefects_own_model(config):
     from prefect.cli.deploy._models import PrefectYamlModel
 
     model = PrefectYamlModel.model_validate(config)
-    assert [d.name for d in model.deployments] == ["nightly"]
+    assert [d.name for d in model.deployments] == ["nightly", "nightly-batch"]
     assert "{{" not in str(config), "every placeholder names a variable the Makefile sets"
 
 
@@ -82,3 +82,20 @@ def test_dask_example_config_is_the_demo_corpus_on_dask():
     cfg = load_config_file(PREFECT_YAML.parent / "demo-dask.toml")
     assert cfg.runner.kind == "dask" and cfg.runner.workers == 2
     assert cfg.config_hash() == load_preset("demo").config_hash()  # the runner is not part of the corpus
+
+
+def test_the_batch_deployment_builds_the_demo_corpus_through_a_batch_api(config):
+    """`nightly-batch`: the demo corpus on gpt-4.1-mini in batch mode, with a cost ceiling, inactive until turned
+    on; its parameters fit the flow."""
+    from prefect.flows import load_flow_from_entrypoint
+
+    from schemas.config import load_config_file, load_preset
+
+    (d,) = [d for d in config["deployments"] if d["name"] == "nightly-batch"]
+    root = PREFECT_YAML.parents[1]
+    load_flow_from_entrypoint(str(root / d["entrypoint"])).validate_parameters(d["parameters"])
+    assert d["schedules"][0]["active"] is False and d["concurrency_limit"] == 1
+    cfg = load_config_file(root / d["parameters"]["config_file"])
+    assert cfg.provider.name == "openai" and cfg.provider.mode == "batch" and cfg.limits.max_cost_usd == 5.0
+    demo = load_preset("demo")
+    assert cfg.stages == demo.stages and cfg.gates == demo.gates and cfg.days == demo.days

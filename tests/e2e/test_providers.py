@@ -8,6 +8,7 @@ answers) that the gateway must retry, repair or fall back from, and account for 
 import json
 import logging
 import os
+from pathlib import Path
 
 import duckdb
 import pytest
@@ -98,3 +99,30 @@ def assert_no_secret(home, log_text):
             data = open(os.path.join(root, name), "rb").read()
             assert FAKE_KEY.encode() not in data, os.path.join(root, name)
             assert FAKE_KEY[-10:].encode() not in data, os.path.join(root, name)
+
+
+def test_a_build_in_batch_mode_releases_the_corpus_of_a_synchronous_one(mock, tmp_path):
+    """`[provider] mode = "batch"` end to end: every call of a tiny build goes through the mock's batch API (no
+    synchronous request), every ledger row names its batch and costs the batch price, and the release has the
+    same content as the synchronous build's (the mock answers both as the offline narrator would)."""
+    reset_limiters()
+    sync = build_corpus(config=config_for("openai", mock), home=str(tmp_path / "sync"))
+    batch_config = config_for("openai", mock)
+    batch_config = batch_config.model_copy(update={"provider": batch_config.provider.model_copy(update={
+        "mode": "batch", "batch_poll_s": 0.01, "batch_poll_max_s": 0.02})})
+    mock.batch_script(delay_s=0.0)
+    before, batches = mock.calls, len(mock.book.created)
+    result = build_corpus(config=batch_config, home=str(tmp_path / "batch"))
+    assert mock.calls == before and len(mock.book.created) > batches  # batches only
+    con, _ = ledger(tmp_path / "batch", result["run_id"])
+    rows = con.execute("select batch_id, cost_usd, input_tokens, output_tokens from llm_calls where run_id = ? "
+                       "and not cached", [result["run_id"]]).fetchall()
+    assert rows and all(r[0] for r in rows)
+    summary = ledger_by_stage_model(con, result["run_id"])
+    assert sum(s["batches"] for s in summary) == len(mock.book.created) - batches  # the build summary counts them
+    assert all(abs(r[1] - (r[2] * 2.0 + r[3] * 8.0) / 1e6 / 2) < 1e-9 for r in rows)
+    hashes = [json.loads((Path(r["release"]["path"]) / "manifest.json").read_text())["table_hashes"]
+              for r in (sync, result)]
+    for table in ("questions", "turns", "documents", "facts"):
+        assert hashes[0][table] == hashes[1][table], table
+    assert_no_secret(tmp_path, "")

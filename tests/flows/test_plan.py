@@ -154,3 +154,16 @@ def test_the_prefix_tracker_finds_what_a_prompt_cache_could_serve():
     other = PrefixTracker("openai", "gpt-4.1-mini", "cl100k_base")
     assert other.observe("a", "head", 5, prompts[2], 2000) == 0
     assert other.observe("a", "another head", 5, prompts[2], 2000) == 0  # a different schema or system: no prefix
+
+
+def test_a_batch_mode_plan_bills_the_batch_price():
+    llm = ProviderConfig(name="openai", model="gpt-4.1-mini", mode="batch")
+    cfg = load_preset("tiny").model_copy(update={"provider": llm})
+    row = {"stage": "loop", "provider": "openai", "model": "gpt-4.1-mini", "calls": 1, "cache_hits": 0,
+           "input_tokens": 10**6, "output_tokens": 0}
+    plan = make_plan(cfg, [PersonaCount("p0", [row], {"loop": [[1]]})])
+    assert plan.cost == pytest.approx(0.40) and plan.expected_cost == pytest.approx(0.20)
+    from flows.plan import over_ceiling, text_lines
+
+    assert over_ceiling(plan, 0.25) is None and "costs $0.20" in over_ceiling(plan, 0.1)
+    assert any(line.startswith("expected bill: $0.20 (batch mode") for line in text_lines(plan))

@@ -129,6 +129,10 @@ class MockLLM:
         provider's usage format."""
         """A server-side limit: a completion request beyond `limit_rpm` started in the last 60 s gets a 429."""
         self._accepted: deque[float] = deque()
+        from tests.llm_mock.batches import BatchBook
+
+        self.book = BatchBook()
+        """The batch APIs' files and batches (tests/llm_mock/batches.py)."""
         self._rng = random.Random(seed)
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
@@ -188,6 +192,13 @@ class MockLLM:
             self.log.append((now, kind, fault))
             return fault
 
+    def batch_script(self, *faults: str, delay_s: float | None = None) -> None:
+        """Queue faults for the next batches created (tests/llm_mock/batches.py; "ok" for a clean one)."""
+        with self.book.lock:
+            self.book.script.extend(faults)
+            if delay_s is not None:
+                self.book.delay_s = delay_s
+
     def stats(self) -> dict[str, Any]:
         """What the server saw: completion requests, 429s it sent, the most in flight at once."""
         with self._lock:
@@ -245,6 +256,10 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         if self.path == "/_stats":  # the bench's view of a server in another process (no key needed)
             return self.send(200, self.mock.stats())
+        from tests.llm_mock import batches
+
+        if batches.routes(self.path):
+            return batches.get(self)
         if not self.path.startswith("/v1/models"):
             return self.send(404, {"error": {"message": "not found"}})
         if not self.authorised():
@@ -257,6 +272,10 @@ class _Handler(BaseHTTPRequestHandler):
         return self.send(200, {"object": "list", "data": data})
 
     def do_POST(self) -> None:
+        from tests.llm_mock import batches
+
+        if batches.routes(self.path):
+            return batches.post(self)
         body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))) or b"{}")
         kind = "chat" if self.path.endswith("/chat/completions") else "messages"
         if not self.authorised():

@@ -13,7 +13,16 @@ import json
 
 from schemas.config import ProviderConfig
 from schemas.secrets import display_url
-from tasks.llm.providers.common import SYSTEM, ProviderError, chat_messages, inline_refs, read_key, status_error
+from tasks.llm.batch import BatchError, RowResult
+from tasks.llm.providers.common import (
+    SYSTEM,
+    ProviderError,
+    batch_refused,
+    chat_messages,
+    inline_refs,
+    read_key,
+    status_error,
+)
 from tasks.llm.types import LLMRequest, LLMResponse
 
 
@@ -87,6 +96,47 @@ class AnthropicProvider:
             return [m.id for m in self.client.models.list(limit=100)]
         except self._errors as exc:
             raise status_error(exc, self._key, self.label) from None
+
+
+    # -- batch mode (tasks/llm/batch.py) -------------------------------------------------------------------
+    def batch_submit(self, rows: list[tuple[str, LLMRequest]]) -> str:
+        """One Message Batch of the rows; its id."""
+        try:
+            batch = self.client.messages.batches.create(
+                requests=[{"custom_id": cid, "params": self.payload(req)} for cid, req in rows])
+        except self._errors as exc:
+            raise batch_refused(status_error(exc, self._key, self.label)) from None
+        return batch.id
+
+    def batch_state(self, batch_id: str) -> tuple[bool, str]:
+        try:
+            batch = self.client.messages.batches.retrieve(batch_id)
+        except self._errors as exc:
+            raise status_error(exc, self._key, self.label) from None
+        return batch.processing_status == "ended", batch.processing_status
+
+    def batch_results(self, batch_id: str) -> dict[str, RowResult]:
+        """Each row's result: its message, or its error (a server error, an expired or cancelled row: sent again;
+        an invalid request: falls back)."""
+        out: dict[str, RowResult] = {}
+        try:
+            for row in self.client.messages.batches.results(batch_id):
+                result = row.result
+                if result.type == "succeeded":
+                    out[row.custom_id] = RowResult(row.custom_id, response=self.response(result.message, {}))
+                elif result.type == "errored":
+                    kind = getattr(getattr(result.error, "error", None), "type", "") or ""
+                    out[row.custom_id] = RowResult(row.custom_id, error=f"errored: {kind or 'unknown'}",
+                                                   retry=kind not in ("invalid_request_error", "not_found_error",
+                                                                      "permission_error", "authentication_error"))
+                else:  # canceled, expired
+                    out[row.custom_id] = RowResult(row.custom_id, error=result.type, retry=True)
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise BatchError(f"{self.label}: the results of batch {batch_id} cannot be read "
+                             f"({type(exc).__name__})") from None
+        except self._errors as exc:
+            raise status_error(exc, self._key, self.label) from None
+        return out
 
 
 def tool_name(prompt_name: str) -> str:

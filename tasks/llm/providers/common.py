@@ -142,3 +142,14 @@ def status_error(exc: Exception, secret: str | None, label: str) -> ProviderErro
     if status in (408, 409) or status >= 500:
         return ProviderError(message, "transient", status, parse_retry_after(headers), headers)
     return ProviderError(message, "permanent", status, headers=headers)
+
+
+def batch_refused(error: ProviderError) -> Exception:
+    """The error of a provider that will not take a batch: a 4xx names what it refused (a model without batch, a
+    file it cannot read) as a BatchError; anything else stays a ProviderError the caller may retry."""
+    from tasks.llm.batch import BatchError
+
+    if error.kind in ("permanent", "fatal"):
+        return BatchError(f"{error} (batch mode: does this provider offer its batch API for the model? "
+                          "set [provider] mode = \"sync\" to call it directly)")
+    return error

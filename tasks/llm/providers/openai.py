@@ -10,9 +10,21 @@ from __future__ import annotations
 import json
 
 from schemas.config import ProviderConfig
-from schemas.secrets import display_url
-from tasks.llm.providers.common import SYSTEM, ProviderError, chat_messages, read_key, status_error, strict_schema
+from schemas.secrets import clip, display_url
+from tasks.llm.batch import BatchError, RowResult
+from tasks.llm.providers.common import (
+    SYSTEM,
+    ProviderError,
+    batch_refused,
+    chat_messages,
+    read_key,
+    status_error,
+    strict_schema,
+)
 from tasks.llm.types import LLMRequest, LLMResponse
+
+OPENAI_ENDED = frozenset({"completed", "expired", "cancelled"})
+"""Batch statuses after which no row changes (`failed` is raised: the batch never ran)."""
 
 
 class OpenAIProvider:
@@ -84,3 +96,64 @@ class OpenAIProvider:
             return [m.id for m in self.client.models.list()]
         except self._errors as exc:
             raise status_error(exc, self._key, self.label) from None
+
+    # -- batch mode (tasks/llm/batch.py) -------------------------------------------------------------------
+    def batch_submit(self, rows: list[tuple[str, LLMRequest]]) -> str:
+        """Upload the rows as a JSONL file of chat completions and start a batch on it; the batch id."""
+        lines = [json.dumps({"custom_id": cid, "method": "POST", "url": "/v1/chat/completions",
+                             "body": self.payload(req)}) for cid, req in rows]
+        try:
+            upload = self.client.files.create(file=("lifeloom-batch.jsonl", "\n".join(lines).encode()),
+                                              purpose="batch")
+            batch = self.client.batches.create(input_file_id=upload.id, endpoint="/v1/chat/completions",
+                                               completion_window="24h", metadata={"sent_by": "lifeloom"})
+        except self._errors as exc:
+            raise batch_refused(status_error(exc, self._key, self.label)) from None
+        return batch.id
+
+    def batch_state(self, batch_id: str) -> tuple[bool, str]:
+        try:
+            batch = self.client.batches.retrieve(batch_id)
+        except self._errors as exc:
+            raise status_error(exc, self._key, self.label) from None
+        if batch.status == "failed":  # the provider would not run it (a model without batch, a bad file)
+            errors = "; ".join(e.message or e.code or "" for e in (batch.errors.data if batch.errors else []) or [])
+            raise BatchError(f"{self.label}: batch {batch_id} failed: {errors or 'no reason given'}")
+        return batch.status in OPENAI_ENDED, batch.status
+
+    def batch_results(self, batch_id: str) -> dict[str, RowResult]:
+        """Each row's answer from the output file, its error from the error file; rows in neither (an expired or
+        cancelled batch) are left out, and the runner sends them again."""
+        batch = self.client.batches.retrieve(batch_id)
+        out: dict[str, RowResult] = {}
+        for file_id in (batch.output_file_id, batch.error_file_id):
+            if not file_id:
+                continue
+            text = self.client.files.content(file_id).text
+            for n, line in enumerate(text.splitlines(), start=1):
+                if not line.strip():
+                    continue
+                try:
+                    row = json.loads(line)
+                    cid = row["custom_id"]
+                except (ValueError, KeyError, TypeError):
+                    raise BatchError(f"{self.label}: the results of batch {batch_id} cannot be read (file "
+                                     f"{file_id}, line {n} is not a result)") from None
+                out[cid] = self._row_result(cid, row)
+        return out
+
+    def _row_result(self, cid: str, row: dict) -> RowResult:
+        response, error = row.get("response") or {}, row.get("error")
+        status = response.get("status_code")
+        if status == 200 and isinstance(response.get("body"), dict):
+            from openai.types.chat import ChatCompletion
+
+            try:
+                completion = ChatCompletion.model_validate(response["body"])
+                return RowResult(cid, response=self.response(completion, {}))
+            except (ValueError, ProviderError) as exc:
+                return RowResult(cid, error=f"unreadable answer: {type(exc).__name__}", retry=True)
+        message = (error or {}).get("message") if isinstance(error, dict) else None
+        message = message or str((response.get("body") or {}).get("error", {}).get("message", "")) or "no answer"
+        transient = status is None or status == 429 or status >= 500
+        return RowResult(cid, error=clip(f"HTTP {status}: {message}", 300, self._key), retry=transient)

@@ -1,0 +1,133 @@
+"""Batch mode against the mock batch APIs of both providers (tests/llm_mock/batches.py): a round goes out as one
+batch at the batch price; only the rows that failed go again; invalid answers are repaired in the next batch; an
+expired batch's missing rows go again; a killed build that starts again waits for the batch it sent instead of
+sending it again; what cannot be batched is one clear error."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import BaseModel
+
+from schemas.config import ProviderConfig
+from tasks.llm import prompts
+from tasks.llm.batch import BatchError, BatchRunner
+from tasks.llm.cache import CallCache
+from tasks.llm.gateway import CallSpec, Gateway
+from tasks.llm.limits import reset_limiters
+from tasks.llm.providers.offline import NARRATORS
+from tests.llm_mock.server import MockLLM
+
+KEY = "sk-batch-FAKE-Hq3Wz8Rk5Nm2Tv7Y"
+
+
+class Note(BaseModel):
+    text: str
+
+
+@pytest.fixture(autouse=True)
+def fake_prompt(monkeypatch):
+    monkeypatch.setattr(prompts, "render", lambda name, ctx: f'Write a note. Include "{ctx["word"]}" verbatim.')
+    monkeypatch.setattr(prompts, "prompt_hash", lambda name: "h" * 16)
+    monkeypatch.setitem(NARRATORS, "note", lambda ctx, rng: {"text": f"template {ctx['word']}"})
+    monkeypatch.setenv("LLM_BATCH_KEY", KEY)
+    reset_limiters()
+
+
+@pytest.fixture
+def mock():
+    with MockLLM(api_key=KEY) as server:
+        server.batch_script(delay_s=0.05)
+        yield server
+
+
+def gateway(mock, name, root=None):
+    url = mock.openai_url if name == "openai" else mock.anthropic_url
+    config = ProviderConfig(name=name, model="mock-model", base_url=url, api_key_env="LLM_BATCH_KEY", mode="batch",
+                            batch_poll_s=0.02, batch_poll_max_s=0.05, price_per_mtok_in=2.0, price_per_mtok_out=8.0)
+    return Gateway(config, cache=CallCache(root))
+
+
+def calls(n, offset=0):
+    return [CallSpec("note", {"word": f"w{i}", "facts": [{"must_include": f"w{i}"}]}, Note, "dialogue", "p0000")
+            for i in range(offset, offset + n)]
+
+
+@pytest.mark.parametrize("name", ["openai", "anthropic"])
+def test_a_round_goes_out_as_one_batch_at_the_batch_price(mock, name):
+    gw = gateway(mock, name)
+    done = gw.generate_many_traced(calls(5))
+    assert mock.book.created == [5]
+    assert [r.text for r, _ in done] and all(f"w{i}" in r.text for i, (r, _) in enumerate(done))
+    rows = [row for _, row in done]
+    assert all(r.outcome == "ok" and r.batch_id and not r.fallback for r in rows)
+    for r in rows:  # half the synchronous price
+        assert r.cost_usd == pytest.approx((r.input_tokens * 2.0 + r.output_tokens * 8.0) / 1e6 / 2, rel=1e-6)
+    assert mock.calls == 0  # no synchronous request
+
+
+@pytest.mark.parametrize("name", ["openai", "anthropic"])
+def test_only_the_rows_that_failed_go_again(mock, name):
+    mock.batch_script("row_error", "ok")
+    done = gateway(mock, name).generate_many_traced(calls(4))
+    assert mock.book.created == [4, 1]
+    assert all(row.outcome == "ok" for _, row in done)
+
+
+@pytest.mark.parametrize("name", ["openai", "anthropic"])
+def test_invalid_answers_are_repaired_in_the_next_batch_and_an_expired_batch_sends_its_missing_rows(mock, name):
+    mock.batch_script("invalid", "ok")
+    done = gateway(mock, name).generate_many_traced(calls(3))
+    assert mock.book.created == [3, 3] and {row.outcome for _, row in done} == {"repaired"}
+    mock.book.created.clear()
+    mock.batch_script("expire", "ok")
+    done = gateway(mock, name).generate_many_traced(calls(4, offset=10))
+    assert mock.book.created == [4, 2] and all(row.outcome == "ok" for _, row in done)
+
+
+def test_a_row_never_answered_falls_back_and_is_asked_again_next_run(mock, tmp_path):
+    mock.batch_script("cancel", "cancel", "cancel")
+    gw = gateway(mock, "openai", tmp_path)
+    [(result, row)] = gw.generate_many_traced(calls(1))
+    assert row.fallback and result.text == "template w0" and mock.book.created == [1, 1, 1]
+    again = gateway(mock, "openai", tmp_path).generate_many_traced(calls(1))
+    assert again[0][1].outcome == "ok" and mock.book.created == [1, 1, 1, 1]
+
+
+def test_a_killed_build_waits_for_the_batch_it_sent_instead_of_sending_it_again(mock, tmp_path, monkeypatch):
+    real_wait = BatchRunner.wait
+
+    def killed(self, batch_id):
+        raise KeyboardInterrupt("killed while waiting")
+
+    monkeypatch.setattr(BatchRunner, "wait", killed)
+    with pytest.raises(KeyboardInterrupt):
+        gateway(mock, "anthropic", tmp_path).generate_many_traced(calls(3))
+    assert mock.book.created == [3]
+    monkeypatch.setattr(BatchRunner, "wait", real_wait)
+    gw = gateway(mock, "anthropic", tmp_path)
+    done = gw.generate_many_traced(calls(3))
+    assert mock.book.created == [3] and gw.batches.stats["resumed"] == 1  # nothing sent twice
+    assert all(row.outcome == "ok" for _, row in done)
+    third = gateway(mock, "anthropic", tmp_path).generate_many_traced(calls(3))
+    assert mock.book.created == [3] and all(row.cached for _, row in third)  # nothing paid twice
+
+
+def test_a_repeated_request_in_a_round_is_asked_once(mock):
+    done = gateway(mock, "openai").generate_many_traced(calls(2) + calls(1))
+    assert mock.book.created == [2] and done[2][1].cached and done[2][0] == done[0][0]
+
+
+@pytest.mark.parametrize("fault", ["garbage", "reject"])
+@pytest.mark.parametrize("name", ["openai", "anthropic"])
+def test_what_cannot_be_batched_is_one_clear_error(mock, name, fault):
+    mock.batch_script(fault)
+    with pytest.raises(BatchError) as found:
+        gateway(mock, name).generate_many_traced(calls(2))
+    message = str(found.value)
+    assert ("cannot be read" in message) if fault == "garbage" else ("mode = \"sync\"" in message)
+    assert KEY not in message
+
+
+def test_the_offline_provider_is_never_batched():
+    gw = Gateway(ProviderConfig(mode="batch"))
+    assert gw.batches is None
