@@ -98,6 +98,9 @@ class Plan:
     """Per stage and prompt: input tokens, the repeated prefix a prompt cache could serve, and its share."""
     prices_as_of: str = PRICES_AS_OF
     assumptions: list[str] = field(default_factory=list)
+    batch_rounds: int = 0
+    """Batch mode: the rounds on the longest persona's path, each waiting for one batch (flows/plan.py
+    `batch_rounds`); the wall time is at least this many batch turnarounds."""
 
     @property
     def calls(self) -> int:
@@ -153,7 +156,7 @@ class Plan:
                 "expected_cost": self.expected_cost,
                 "batch_cost": self.batch_cost, "batch_cache_cost": self.batch_cache_cost,
                 "repeated_prefix_share": self.repeated_prefix_share, "prompts": self.prompts,
-                "min_wall_seconds": round(self.min_wall_seconds, 1),
+                "min_wall_seconds": round(self.min_wall_seconds, 1), "batch_rounds": self.batch_rounds,
                 "currency": "USD", "prices_as_of": self.prices_as_of, "unknown_price": self.unknown_price,
                 "bounds": {k: round(v, 1) for k, v in self.bounds.items()}, "assumptions": self.assumptions,
                 "stages": [asdict(r) for r in self.rows]}
@@ -284,6 +287,19 @@ def persona_seconds(config: BuildConfig, rounds: dict[str, list[list[int]]]) -> 
     return max(finish.values(), default=0.0), own
 
 
+def batch_rounds(config: BuildConfig, rounds: dict[str, list[list[int]]]) -> int:
+    """The rounds on the persona's longest path through the stage graph that go out as batches (batch mode): each
+    waits for one batch, so a batch build takes at least this many batch turnarounds."""
+    from flows.pipeline import PIPELINE
+
+    own = {stage: sum(1 for r in rs if r) for stage, rs in rounds.items()
+           if config.provider_for(stage).mode == "batch" and config.provider_for(stage).name != "offline"}
+    finish: dict[str, int] = {}
+    for stage in PIPELINE:
+        finish[stage.name] = max((finish.get(i, 0) for i in stage.inputs), default=0) + own.get(stage.name, 0)
+    return max(finish.values(), default=0)
+
+
 def makespan(paths: list[float], slots: int) -> float:
     """Longest first onto the freest of `slots` (the runner's persona branches in flight)."""
     loads = [0.0] * max(1, slots)
@@ -349,6 +365,7 @@ def make_plan(config: BuildConfig, counted: list[PersonaCount]) -> Plan:
     for (stage, _, _), row in table.items():
         row.min_wall_seconds = round(per_stage.get(stage, 0.0), 1)
     bounds = {"critical path": makespan(paths, config.runner.max_active_personas)}
+    waits = max((batch_rounds(config, c.rounds) for c in counted), default=0)
     for stages in _endpoints(providers).values():
         provider = providers[stages[0]]
         if provider.name == "offline":
@@ -382,7 +399,7 @@ def make_plan(config: BuildConfig, counted: list[PersonaCount]) -> Plan:
               for (stage, prompt), (inp, read, _) in sorted(prompts.items(), key=lambda kv: (order.get(kv[0][0], 99),
                                                                                              -kv[1][0]))]
     return Plan(config.name, len(counted), rows, max(bounds.values(), default=0.0), bounds, sorted(set(unknown)),
-                shares, assumptions=assumptions)
+                shares, assumptions=assumptions, batch_rounds=waits)
 
 
 def _endpoints(providers: dict[str, ProviderConfig]) -> dict[tuple[str, str, str], list[str]]:
@@ -443,8 +460,9 @@ def text_lines(plan: Plan) -> list[str]:
                      + "; ".join(f"{k} {duration(v)}" for k, v in plan.bounds.items() if k != top))
         lines += [f"assumes: {a}" for a in plan.assumptions]
         if batched:
-            lines.append("batch mode: each round of calls waits for its batch (minutes to a day), so the wall time "
-                         "is longer than this minimum by the rounds times the batches' turnaround")
+            lines.append(f"batch mode: {plan.batch_rounds:,} rounds on the longest persona's path, each waiting for "
+                         "its batch (minutes to a day): the build takes at least that many batch turnarounds, not "
+                         "the minimum wall time above")
     else:
         lines.append("offline narrator only: no model cost, and these figures equal the build's ledger")
     return lines

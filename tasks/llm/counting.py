@@ -212,7 +212,9 @@ class PlanGateway(Gateway):
     """The gateway of a plan: counting provider, no limiter, no hard checks, rounds recorded (module doc)."""
 
     def __init__(self, config: ProviderConfig, cache: CallCache) -> None:
-        super().__init__(config, provider=CountingProvider(config), cache=cache, hard_checks=False)
+        # a batch-mode config is counted as its rounds are made: the same calls, with nothing sent
+        super().__init__(config.model_copy(update={"mode": "sync"}), provider=CountingProvider(config), cache=cache,
+                         hard_checks=False)
         self.limiter = None
         self.rounds: list[list[LLMCall]] = []
 

@@ -167,3 +167,17 @@ def test_a_batch_mode_plan_bills_the_batch_price():
 
     assert over_ceiling(plan, 0.25) is None and "costs $0.20" in over_ceiling(plan, 0.1)
     assert any(line.startswith("expected bill: $0.20 (batch mode") for line in text_lines(plan))
+    rounds = {"loop": [[1], [2], [3]], "sources": [[1]], "dialogue": [[1, 2]] * 5}
+    counted = [PersonaCount("p0", [row], rounds), PersonaCount("p1", [row], {"loop": [[1]]})]
+    assert make_plan(cfg, counted).batch_rounds == 3 + 1 + 5  # loop, then sources, then dialogue, one after another
+    sync = load_preset("tiny").model_copy(update={"provider": llm.model_copy(update={"mode": "sync"})})
+    assert make_plan(sync, counted).batch_rounds == 0
+
+
+def test_a_batch_mode_config_is_counted_as_a_synchronous_one_with_its_rounds():
+    tiny = load_preset("tiny").model_copy(update={"personas": 1, "days": 7})
+    llm = ProviderConfig(name="openai", model="gpt-4.1-mini")
+    sync = plan_build(tiny.model_copy(update={"provider": llm}), workers=1)
+    batch = plan_build(tiny.model_copy(update={"provider": llm.model_copy(update={"mode": "batch"})}), workers=1)
+    assert batch.calls == sync.calls and batch.expected_cost == pytest.approx(sync.cost / 2, abs=1e-3)
+    assert batch.batch_rounds > 0 and sync.batch_rounds == 0
