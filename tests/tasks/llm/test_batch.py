@@ -17,7 +17,7 @@ from tasks.llm.limits import reset_limiters
 from tasks.llm.providers.offline import NARRATORS
 from tests.llm_mock.server import MockLLM
 
-KEY = "sk-batch-FAKE-Hq3Wz8Rk5Nm2Tv7Y"
+KEY = "sk-batch-Zp4Lm7Qx2Vb9Nc6Rt1Jw"  # shares no 8 characters with the other tests' keys (redaction is per process)
 
 
 class Note(BaseModel):
