@@ -126,9 +126,11 @@ class BatchRunner:
         self.poll_s, self.poll_max_s, self.timeout_s = poll_s, poll_max_s, timeout_s
         self.sleep, self.clock, self.say = sleep, clock, say
         self.stats = {"submitted": 0, "resumed": 0, "ended": 0}
+        self._ended: dict[str, str] = {}
 
     def run(self, rows: dict[str, LLMRequest]) -> tuple[dict[str, RowResult], dict[str, str]]:
-        """Every row's result, and the batch each came from (custom id -> batch id)."""
+        """Every row's result, and the batch each came from (custom id -> batch id); `settle` once they are
+        kept."""
         name, model = self.provider.name, self.provider.model
         batches = self.registry.open_batches(name, model, set(rows))
         self.stats["resumed"] += len(batches)
@@ -144,13 +146,20 @@ class BatchRunner:
         for batch_id, ids in batches.items():
             status = self.wait(batch_id)
             found = self.provider.batch_results(batch_id)
-            self.registry.collected(batch_id, status)
+            self._ended[batch_id] = status
             self.stats["ended"] += 1
             for cid in ids:
                 results[cid] = found.get(cid) or RowResult(cid, error=f"batch {batch_id} ({status}) has no result "
                                                                      f"for it", retry=True)
                 source[cid] = batch_id
         return results, source
+
+    def settle(self) -> None:
+        """Mark the batches whose results the caller has kept (in the call cache) as collected: only then would a
+        later run not wait for them again. Until then a crash leaves them open, and the next run collects them."""
+        for batch_id, status in self._ended.items():
+            self.registry.collected(batch_id, status)
+        self._ended.clear()
 
     def wait(self, batch_id: str) -> str:
         """Poll until the batch has ended; its final status. A batch still running after `timeout_s` is a

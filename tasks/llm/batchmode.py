@@ -97,6 +97,8 @@ def batch_round(gw: Gateway, specs: list[CallSpec]) -> list[tuple[BaseModel, LLM
         transient = notes[i] == (None, None)  # never answered at all: ask again next run
         done[i] = _fallen(gw, specs[i], requests[i], gw.max_attempts, usage[i], errors.get(i, ""), started,
                           batch_of.get(i), retry=transient)
+    gw.batches.settle()  # every answer of the round is final and cached: its batches are done with (a crash before
+    # this leaves them open, and the next run collects them again, repairs included, instead of paying again)
     for i, req in enumerate(requests):
         if i not in done:  # a repeat of an earlier request in this round: its answer, from the cache
             j = first[req.call_key]

@@ -131,3 +131,24 @@ def test_what_cannot_be_batched_is_one_clear_error(mock, name, fault):
 def test_the_offline_provider_is_never_batched():
     gw = Gateway(ProviderConfig(mode="batch"))
     assert gw.batches is None
+
+
+def test_a_build_killed_during_a_repair_pays_for_no_batch_twice(mock, tmp_path, monkeypatch):
+    """The first batch's answers fail validation and a repair batch goes out; the process dies while it waits. The
+    next run collects both open batches again (their results stay at the provider) instead of sending them."""
+    mock.batch_script("invalid", "ok")
+    real_wait, waits = BatchRunner.wait, []
+
+    def dies_on_the_second(self, batch_id):
+        waits.append(batch_id)
+        if len(waits) == 2:
+            raise KeyboardInterrupt("killed while waiting for the repair")
+        return real_wait(self, batch_id)
+
+    monkeypatch.setattr(BatchRunner, "wait", dies_on_the_second)
+    with pytest.raises(KeyboardInterrupt):
+        gateway(mock, "openai", tmp_path).generate_many_traced(calls(2))
+    assert mock.book.created == [2, 2]
+    monkeypatch.setattr(BatchRunner, "wait", real_wait)
+    done = gateway(mock, "openai", tmp_path).generate_many_traced(calls(2))
+    assert mock.book.created == [2, 2] and {row.outcome for _, row in done} == {"repaired"}
