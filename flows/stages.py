@@ -191,7 +191,35 @@ def _run(ctx: Ctx, stage: str, persona_id: str, fn, **rows) -> Staged:
     gw = ctx.gateway(gateway_name) if gateway_name else None
     with heartbeat(stage, persona_id, gw):
         value = fn(gw) if gw is not None else fn()
-    return Staged(value=value, origin_run=ctx.run_id, ledger=gw.drain_ledger() if gw else [], rows=rows)
+    ledger = gw.drain_ledger() if gw else []
+    if gw is not None and gw.batches is not None:
+        batch_artifact(stage, persona_id, gw.batches.stats, ledger)
+    return Staged(value=value, origin_run=ctx.run_id, ledger=ledger, rows=rows)
+
+
+def batch_artifact(stage: str, persona_id: str, stats: dict[str, int], ledger: list) -> None:
+    """The `batches-<stage>` Prefect artifact of a stage in batch mode: its batches (sent, resumed, ended), the
+    calls they answered by outcome, and their cost (the build summary has every stage's totals)."""
+    from prefect.artifacts import create_markdown_artifact
+    from prefect.context import get_run_context
+    from prefect.exceptions import MissingContextError
+
+    try:
+        get_run_context()
+    except MissingContextError:
+        return  # `lifeloom plan` runs the stage functions outside a flow
+    outcomes: dict[str, int] = {}
+    for row in ledger:
+        outcomes[row.outcome] = outcomes.get(row.outcome, 0) + 1
+    batches = sorted({row.batch_id for row in ledger if row.batch_id})
+    lines = [f"# Batches of {stage} for {persona_id}", "",
+             f"- batches sent {stats['submitted']}, resumed after a restart {stats['resumed']}, ended {stats['ended']}",
+             f"- calls {len(ledger)} ({', '.join(f'{k} {v}' for k, v in sorted(outcomes.items())) or 'none'}), "
+             f"from the call cache {sum(1 for r in ledger if r.cached)}",
+             f"- cost ${sum(r.cost_usd for r in ledger):.4f} at the batch price",
+             f"- batch ids: {', '.join(batches) or 'none'}"]
+    create_markdown_artifact(key=f"batches-{stage}", markdown="\n".join(lines) + "\n",
+                             description=f"Batches of {stage} ({persona_id})")
 
 
 @_stage_task("profile")

@@ -118,6 +118,10 @@ def test_a_build_in_batch_mode_releases_the_corpus_of_a_synchronous_one(mock, tm
     rows = con.execute("select batch_id, cost_usd, input_tokens, output_tokens from llm_calls where run_id = ? "
                        "and not cached", [result["run_id"]]).fetchall()
     assert rows and all(r[0] for r in rows)
+    from prefect.artifacts import Artifact
+
+    artifact = Artifact.get("batches-dialogue")  # the Prefect UI's view of a stage's batches
+    assert artifact is not None and "batches sent" in artifact.data and "at the batch price" in artifact.data
     summary = ledger_by_stage_model(con, result["run_id"])
     assert sum(s["batches"] for s in summary) == len(mock.book.created) - batches  # the build summary counts them
     assert all(abs(r[1] - (r[2] * 2.0 + r[3] * 8.0) / 1e6 / 2) < 1e-9 for r in rows)
