@@ -19,7 +19,7 @@ def _plan(cfg: BuildConfig, home: Path, workers: int | None = None):
 
     cache = Layout(home.expanduser().absolute()).llm_cache
     with err.status("planning: counting every stage's calls with the offline narrator ...") as status:
-        return plan_build(cfg, cache if cache.exists() else None, workers,
+        return plan_build(cfg, cache, workers,
                           say=lambda line: status.update(f"{line} ..."))
 
 

@@ -95,7 +95,7 @@ def cost_check(config: BuildConfig, layout: Layout):
 
     if not paid_stages(config):
         return None
-    plan = plan_build(config, layout.llm_cache if layout.llm_cache.exists() else None)
+    plan = plan_build(config, layout.llm_cache)  # read if it is there (tasks/llm/counting.py PeekCache)
     create_markdown_artifact(key="nightly-plan", markdown=plan_markdown(plan), description=f"Plan of {config.name}")
     why = over_ceiling(plan, config.limits.max_cost_usd)
     if why is None:

@@ -277,27 +277,27 @@ def concurrency(provider: ProviderConfig) -> int:
 
 def persona_seconds(config: BuildConfig, rounds: dict[str, list[list[int]]]) -> tuple[float, dict[str, float]]:
     """The persona's critical path through the stage graph, and each stage's own time."""
+    own = {stage: sum(round_seconds(config.provider_for(stage), r) for r in rs) for stage, rs in rounds.items()}
+    return longest_path(own), own
+
+
+def longest_path(own: dict[str, float]) -> float:
+    """The longest path through the stage graph (flows/pipeline.py: a stage starts when its inputs are done), each
+    stage weighing `own` (0 for a stage not given)."""
     from flows.pipeline import PIPELINE
 
-    own = {stage: sum(round_seconds(config.provider_for(stage), r) for r in rs) for stage, rs in rounds.items()}
     finish: dict[str, float] = {}
     for stage in PIPELINE:
-        start = max((finish.get(i, 0.0) for i in stage.inputs), default=0.0)
-        finish[stage.name] = start + own.get(stage.name, 0.0)
-    return max(finish.values(), default=0.0), own
+        finish[stage.name] = max((finish.get(i, 0.0) for i in stage.inputs), default=0.0) + own.get(stage.name, 0.0)
+    return max(finish.values(), default=0.0)
 
 
 def batch_rounds(config: BuildConfig, rounds: dict[str, list[list[int]]]) -> int:
     """The rounds on the persona's longest path through the stage graph that go out as batches (batch mode): each
     waits for one batch, so a batch build takes at least this many batch turnarounds."""
-    from flows.pipeline import PIPELINE
-
-    own = {stage: sum(1 for r in rs if r) for stage, rs in rounds.items()
+    own = {stage: float(sum(1 for r in rs if r)) for stage, rs in rounds.items()
            if config.provider_for(stage).mode == "batch" and config.provider_for(stage).name != "offline"}
-    finish: dict[str, int] = {}
-    for stage in PIPELINE:
-        finish[stage.name] = max((finish.get(i, 0) for i in stage.inputs), default=0) + own.get(stage.name, 0)
-    return max(finish.values(), default=0)
+    return int(longest_path(own))
 
 
 def makespan(paths: list[float], slots: int) -> float:

@@ -195,16 +195,16 @@ class PeekCache(CallCache):
     def __init__(self, root: Path | None) -> None:
         super().__init__(None)
         self.file = root / CallCache.FILE if root is not None else None
+        self._reader: sqlite3.Connection | None = None
 
     def get(self, key: str) -> dict | None:
         found = super().get(key)
         if found is not None or self.file is None or not self.file.is_file():
             return found
-        con = sqlite3.connect(f"file:{self.file}?mode=ro", uri=True, timeout=30)
-        try:
-            row = con.execute("select entry, retry from calls where key = ?", [key]).fetchone()
-        finally:
-            con.close()
+        if self._reader is None:  # one read-only connection for the plan's many lookups (a plan counts serially)
+            self._reader = sqlite3.connect(f"file:{self.file}?mode=ro", uri=True, timeout=30,
+                                           check_same_thread=False)
+        row = self._reader.execute("select entry, retry from calls where key = ?", [key]).fetchone()
         return None if row is None or row[1] else json.loads(row[0])
 
 

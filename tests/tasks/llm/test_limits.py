@@ -27,6 +27,24 @@ def run(limiter, n, tokens_in=0, tokens_out=0):
     return starts
 
 
+def threaded_starts(limiter, threads, each):
+    """`threads` real threads each making `each` requests through `limiter`; the start times, sorted."""
+    import time
+
+    starts = []
+
+    def worker():
+        for _ in range(each):
+            ticket = limiter.acquire()
+            starts.append(time.monotonic())
+            limiter.succeeded(ticket, 1, 1)
+
+    pool = [threading.Thread(target=worker) for _ in range(threads)]
+    [t.start() for t in pool]
+    [t.join() for t in pool]
+    return sorted(starts)
+
+
 def max_in_window(starts, window=60.0):
     return max(sum(1 for t in starts if s <= t < s + window) for s in starts)
 
@@ -51,21 +69,9 @@ def test_input_and_output_tokens_per_minute_are_respected():
 
 
 def test_a_short_real_window_holds_the_rate():
-    import time
 
     limiter = EndpointLimiter(requests_per_minute=1200, max_concurrency=4)  # one start per 50 ms
-    starts = []
-
-    def worker():
-        for _ in range(5):
-            ticket = limiter.acquire()
-            starts.append(time.monotonic())
-            limiter.succeeded(ticket, 1, 1)
-
-    threads = [threading.Thread(target=worker) for _ in range(4)]
-    [t.start() for t in threads]
-    [t.join() for t in threads]
-    starts.sort()
+    starts = threaded_starts(limiter, threads=4, each=5)
     gaps = [b - a for a, b in zip(starts, starts[1:], strict=False)]
     assert min(gaps) >= 0.045 and len(starts) == 20
 
@@ -122,18 +128,7 @@ def test_a_waiting_request_sleeps_once_until_its_slot():
         time.sleep(seconds)
 
     limiter = EndpointLimiter(requests_per_minute=1200, max_concurrency=8, sleep=sleep)
-    starts = []
-
-    def worker():
-        for _ in range(5):
-            ticket = limiter.acquire()
-            starts.append(time.monotonic())
-            limiter.succeeded(ticket, 1, 1)
-
-    threads = [threading.Thread(target=worker) for _ in range(8)]
-    [t.start() for t in threads]
-    [t.join() for t in threads]
-    starts.sort()
+    starts = threaded_starts(limiter, threads=8, each=5)
     assert len(starts) == 40 and min(b - a for a, b in zip(starts, starts[1:], strict=False)) >= 0.045
     assert len(sleeps) <= 40
 
