@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -41,7 +42,11 @@ class Tally:
         self.failed += int(not event.ok)
 
     def line(self) -> str:
-        return f"calls {self.calls} · errors {self.errors} · cached {self.cached}"
+        from tasks.llm.batch import LIVE
+
+        batches = LIVE.line()  # a batch build: what its batches are doing (this process's; Dask workers log theirs)
+        line = f"calls {self.calls} · errors {self.errors} · cached {self.cached}"
+        return f"{line} · {batches}" if batches else line
 
 
 def build_flow(config: BuildConfig):
@@ -111,6 +116,13 @@ def run_build(config: BuildConfig, layout: Layout, version: str | None, console:
 
     progress.attach(sink)
     quiet_console()
+    ticking = threading.Event()
+    if any(p.mode == "batch" and p.name != "offline" for p in [config.provider, *config.stages.providers.values()]):
+        def tick() -> None:  # a batch round waits minutes to hours between stage events: show its batches meanwhile
+            while not ticking.wait(2.0):
+                bar.update(job, tally=tally.line())
+
+        threading.Thread(target=tick, daemon=True).start()
     try:
         with bar:
             bar.update(job, description="starting Prefect")
@@ -122,6 +134,7 @@ def run_build(config: BuildConfig, layout: Layout, version: str | None, console:
         console.print(summary_table(layout, None, tally, f"failed: {reason.splitlines()[0]}"))
         return BuildOutcome(error=f"build failed: {reason}")
     finally:
+        ticking.set()
         progress.attach(None)
     rel = result.get("release")
     where = rel["path"] if rel else f"none: rebuild matched {result.get('matched')}"

@@ -171,8 +171,9 @@ def heartbeat(stage: str, persona_id: str, gateway: Gateway | None = None):
             rows = list(getattr(gateway, "_ledger", ())) if gateway is not None else []
             batches = getattr(gateway, "batches", None)
             extra = "" if batches is None else (
-                f", batches sent {batches.stats['submitted']}, resumed {batches.stats['resumed']}, ended "
-                f"{batches.stats['ended']}, cost so far ${sum(r.cost_usd for r in rows):.4f}")
+                f", batches sent {batches.stats['submitted']}, joined {batches.stats['joined']}, resumed "
+                f"{batches.stats['resumed']}, ended {batches.stats['ended']}, cost so far "
+                f"${sum(r.cost_usd for r in rows):.4f}")
             logger.info("%s %s: %.0f s, %d model calls so far%s", stage, persona_id, time.monotonic() - started,
                         len(rows), extra)
 
@@ -213,7 +214,9 @@ def batch_artifact(stage: str, persona_id: str, stats: dict[str, int], ledger: l
         outcomes[row.outcome] = outcomes.get(row.outcome, 0) + 1
     batches = sorted({row.batch_id for row in ledger if row.batch_id})
     lines = [f"# Batches of {stage} for {persona_id}", "",
-             f"- batches sent {stats['submitted']}, resumed after a restart {stats['resumed']}, ended {stats['ended']}",
+             f"- batches sent {stats['submitted']}, joined another persona's {stats['joined']}, resumed after a "
+             f"restart {stats['resumed']}, found at the provider after a lost reply {stats['recovered']}, ended "
+             f"{stats['ended']}",
              f"- calls {len(ledger)} ({', '.join(f'{k} {v}' for k, v in sorted(outcomes.items())) or 'none'}), "
              f"from the call cache {sum(1 for r in ledger if r.cached)}",
              f"- cost ${sum(r.cost_usd for r in ledger):.4f} at the batch price",

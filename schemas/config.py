@@ -65,6 +65,9 @@ class ProviderConfig(_Strict):
     batch_poll_max_s: float = Field(300.0, gt=0, description="longest wait between polls of a running batch")
     batch_timeout_h: float = Field(26.0, gt=0, description="give up waiting for a batch after this long (it stays "
                                                            "recorded and the next run waits for it again)")
+    batch_gather_s: float = Field(
+        2.0, ge=0, description="a round waits this long for the rounds other personas start at the same moment, "
+                               "and they go out as one batch (0: each round alone)")
     latency_s: float = Field(1.0, gt=0, description="seconds to a call's first token, for the plan's wall time")
     output_tokens_per_s: float = Field(60.0, gt=0, description="output tokens a second, for the plan's wall time")
 

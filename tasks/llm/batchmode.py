@@ -19,7 +19,7 @@ from pydantic import BaseModel
 
 from schemas.config import ProviderConfig
 from schemas.llm import LLMCall
-from tasks.llm.batch import BatchRegistry, BatchRunner, custom_id
+from tasks.llm.batch import LIVE, BatchRegistry, BatchRunner, custom_id, pool_for
 from tasks.llm.cache import CallCache
 
 if TYPE_CHECKING:
@@ -32,8 +32,9 @@ def runner_for(config: ProviderConfig, provider, cache: CallCache) -> BatchRunne
 
     if not hasattr(provider, "batch_submit"):
         raise ProviderUnavailable(f"provider {provider.name!r} has no batch API; set [provider] mode = \"sync\"")
+    key = (provider.name, provider.model, config.base_url, config.api_key_env, str(cache.root))
     return BatchRunner(provider, BatchRegistry(cache.root), config.batch_poll_s, config.batch_poll_max_s,
-                       config.batch_timeout_h * 3600)
+                       config.batch_timeout_h * 3600, pool=pool_for(key, config.batch_gather_s))
 
 
 def batch_round(gw: Gateway, specs: list[CallSpec]) -> list[tuple[BaseModel, LLMCall]]:
@@ -79,9 +80,10 @@ def batch_round(gw: Gateway, specs: list[CallSpec]) -> list[tuple[BaseModel, LLM
             response = found.response
             for key in ("input_tokens", "output_tokens", "cached_input_tokens", "cache_write_tokens"):
                 usage[i][key] += getattr(response, key)
-            usage[i]["cost_usd"] += gw._price.cost(response.input_tokens, response.output_tokens,
-                                                   response.cached_input_tokens, response.cache_write_tokens,
-                                                   batch=True) if gw._price is not None else 0.0
+            cost = gw._price.cost(response.input_tokens, response.output_tokens, response.cached_input_tokens,
+                                  response.cache_write_tokens, batch=True) if gw._price is not None else 0.0
+            usage[i]["cost_usd"] += cost
+            LIVE.add(cost_usd=cost)
             answers[i] += 1
             result, note = gw._judge(req, response, spec.output_model)
             if result is None:

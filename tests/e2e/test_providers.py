@@ -109,7 +109,7 @@ def test_a_build_in_batch_mode_releases_the_corpus_of_a_synchronous_one(mock, tm
     sync = build_corpus(config=config_for("openai", mock), home=str(tmp_path / "sync"))
     batch_config = config_for("openai", mock)
     batch_config = batch_config.model_copy(update={"provider": batch_config.provider.model_copy(update={
-        "mode": "batch", "batch_poll_s": 0.01, "batch_poll_max_s": 0.02})})
+        "mode": "batch", "batch_poll_s": 0.01, "batch_poll_max_s": 0.02, "batch_gather_s": 0.2})})
     mock.batch_script(delay_s=0.0)
     before, batches = mock.calls, len(mock.book.created)
     result = build_corpus(config=batch_config, home=str(tmp_path / "batch"))
@@ -123,7 +123,14 @@ def test_a_build_in_batch_mode_releases_the_corpus_of_a_synchronous_one(mock, tm
     artifact = Artifact.get("batches-dialogue")  # the Prefect UI's view of a stage's batches
     assert artifact is not None and "batches sent" in artifact.data and "at the batch price" in artifact.data
     summary = ledger_by_stage_model(con, result["run_id"])
-    assert sum(s["batches"] for s in summary) == len(mock.book.created) - batches  # the build summary counts them
+    [(sent,)] = con.execute("select count(distinct batch_id) from llm_calls where run_id = ? and not cached",
+                            [result["run_id"]]).fetchall()
+    assert sent == len(mock.book.created) - batches  # every batch sent answered calls of this build
+    assert sum(s["batches"] for s in summary) >= sent  # the build summary counts each stage's (a batch the two
+    # personas shared may hold calls of two stages)
+    personas = con.execute("select batch_id from llm_calls where run_id = ? and not cached group by batch_id "
+                           "having count(distinct persona_id) > 1", [result["run_id"]]).fetchall()
+    assert personas  # the personas' rounds of the same moment went out together
     assert all(abs(r[1] - (r[2] * 2.0 + r[3] * 8.0) / 1e6 / 2) < 1e-9 for r in rows)
     hashes = [json.loads((Path(r["release"]["path"]) / "manifest.json").read_text())["table_hashes"]
               for r in (sync, result)]

@@ -7,7 +7,11 @@ A batch ends `batch_delay_s` after it was created. Faults are scripted per batch
 - `garbage`: the results file is not JSONL;
 - `invalid`: every row answers JSON that does not validate;
 - `reject`: creating the batch is refused (400: the model has no batch);
-- `cancel`: the batch ends cancelled with no row answered.
+- `cancel`: the batch ends cancelled with no row answered;
+- `lost`: the batch is created, but the reply to the create request is a server error (the client never learns its
+  id: a lost reply, or a build killed before it recorded it).
+
+Both list endpoints (`GET /v1/batches`, `GET /v1/messages/batches`) answer newest first, as the providers do.
 """
 
 from __future__ import annotations
@@ -71,7 +75,13 @@ def get(handler) -> None:
     book: BatchBook = handler.mock.book
     if not handler.authorised():
         return None
-    parts = handler.path.split("/")
+    parts = handler.path.split("?")[0].split("/")
+    if parts[1:] in (["v1", "batches"], ["v1", "messages", "batches"]):  # the list, newest first
+        api = "openai" if parts[2] == "batches" else "anthropic"
+        views = [_view(handler, b) for b in reversed(list(book.batches.values())) if b["api"] == api]
+        return handler.send(200, {"object": "list", "data": views, "has_more": False,
+                                  "first_id": views[0]["id"] if views else None,
+                                  "last_id": views[-1]["id"] if views else None})
     if handler.path.startswith("/v1/files/") and handler.path.endswith("/content"):
         data = book.files.get(parts[3])
         if data is None:
@@ -105,8 +115,10 @@ def _create(handler, api: str, rows: list[tuple[str, dict]], body: dict) -> None
                 "type": "invalid_request_error", "message": "this model does not support batch requests"}})
         batch_id = book.new_id("batch_" if api == "openai" else "msgbatch_")
         book.batches[batch_id] = {"id": batch_id, "api": api, "rows": rows, "fault": fault, "body": body,
-                                  "ends": time.monotonic() + book.delay_s, "results": None}
+                                  "ends": time.monotonic() + book.delay_s, "results": None, "created": time.time()}
         book.created.append(len(rows))
+    if fault == "lost":
+        return handler.send(500, {"error": {"type": "api_error", "message": "the connection was reset"}})
     return handler.send(200, _view(handler, book.batches[batch_id]))
 
 
@@ -166,13 +178,16 @@ def _view(handler, batch: dict) -> dict:
         return {"id": batch["id"], "object": "batch", "endpoint": "/v1/chat/completions", "errors": None,
                 "input_file_id": batch["body"].get("input_file_id"), "completion_window": "24h", "status": status,
                 "output_file_id": batch.get("output") if ended else None,
-                "error_file_id": batch.get("errors") if ended else None, "created_at": 0,
+                "error_file_id": batch.get("errors") if ended else None, "created_at": int(batch["created"]),
+                "metadata": batch["body"].get("metadata"),
                 "request_counts": {"total": len(batch["rows"]), "completed": 0, "failed": 0}}
     now = dt.datetime.now(dt.UTC).isoformat()
+    created = dt.datetime.fromtimestamp(batch["created"], dt.UTC).isoformat()
     base = f"http://127.0.0.1:{handler.mock.port}"
     return {"id": batch["id"], "type": "message_batch", "processing_status": "ended" if ended else "in_progress",
-            "request_counts": {"processing": 0 if ended else len(batch["rows"]), "succeeded": 0, "errored": 0,
-                               "canceled": 0, "expired": 0},
-            "created_at": now, "expires_at": now, "ended_at": now if ended else None, "archived_at": None,
+            "request_counts": {"processing": 0 if ended else len(batch["rows"]),
+                               "succeeded": len(batch["rows"]) if ended else 0, "errored": 0, "canceled": 0,
+                               "expired": 0},
+            "created_at": created, "expires_at": now, "ended_at": now if ended else None, "archived_at": None,
             "cancel_initiated_at": None,
             "results_url": f"{base}/v1/messages/batches/{batch['id']}/results" if ended else None}

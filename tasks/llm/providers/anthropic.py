@@ -25,6 +25,9 @@ from tasks.llm.providers.common import (
 )
 from tasks.llm.types import LLMRequest, LLMResponse
 
+BATCH_FIND_WINDOW_S = 600
+"""How long after a build meant to send a batch the batch it lost may have been created."""
+
 
 class AnthropicProvider:
     """Messages with a forced tool call for structured output."""
@@ -107,6 +110,23 @@ class AnthropicProvider:
         except self._errors as exc:
             raise batch_refused(status_error(exc, self._key, self.label)) from None
         return batch.id
+
+    def batch_find(self, ids: list[str], since: float) -> str | None:
+        """A batch of as many requests as `ids`, created within BATCH_FIND_WINDOW_S of `since` (epoch seconds): a
+        batch the provider accepted whose id a killed build never recorded. Message Batches carry no metadata, so
+        the match is by time and size; its results say whether it holds these requests (a request it does not
+        hold has no result and is sent again)."""
+        found: list[tuple[float, str]] = []
+        try:
+            for batch in self.client.messages.batches.list(limit=100):
+                created = batch.created_at.timestamp()
+                if created < since - 60:
+                    break  # newest first
+                if created <= since + BATCH_FIND_WINDOW_S and sum(dict(batch.request_counts).values()) == len(ids):
+                    found.append((abs(created - since), batch.id))
+        except self._errors as exc:
+            raise status_error(exc, self._key, self.label) from None
+        return min(found)[1] if found else None
 
     def batch_state(self, batch_id: str) -> tuple[bool, str]:
         try:

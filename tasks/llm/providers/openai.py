@@ -11,7 +11,7 @@ import json
 
 from schemas.config import ProviderConfig
 from schemas.secrets import clip, display_url
-from tasks.llm.batch import BatchError, RowResult
+from tasks.llm.batch import BatchError, RowResult, rows_digest
 from tasks.llm.providers.common import (
     SYSTEM,
     ProviderError,
@@ -105,11 +105,27 @@ class OpenAIProvider:
         try:
             upload = self.client.files.create(file=("lifeloom-batch.jsonl", "\n".join(lines).encode()),
                                               purpose="batch")
-            batch = self.client.batches.create(input_file_id=upload.id, endpoint="/v1/chat/completions",
-                                               completion_window="24h", metadata={"sent_by": "lifeloom"})
+            batch = self.client.batches.create(
+                input_file_id=upload.id, endpoint="/v1/chat/completions", completion_window="24h",
+                metadata={"sent_by": "lifeloom", "lifeloom_rows": rows_digest([cid for cid, _ in rows])})
         except self._errors as exc:
             raise batch_refused(status_error(exc, self._key, self.label)) from None
         return batch.id
+
+    def batch_find(self, ids: list[str], since: float) -> str | None:
+        """The batch of exactly these requests sent since `since` (epoch seconds), by the digest its metadata
+        carries: a batch the provider accepted whose id a killed build never recorded."""
+        digest = rows_digest(ids)
+        try:
+            for batch in self.client.batches.list(limit=100):
+                if (batch.created_at or 0) < since - 60:
+                    break  # newest first: the rest are older
+                if (batch.metadata or {}).get("lifeloom_rows") == digest:
+                    return batch.id
+        except self._errors as exc:
+            raise status_error(exc, self._key, self.label) from None
+        return None
+
 
     def batch_state(self, batch_id: str) -> tuple[bool, str]:
         try:

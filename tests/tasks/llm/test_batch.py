@@ -40,16 +40,66 @@ def mock():
         yield server
 
 
-def gateway(mock, name, root=None):
+def gateway(mock, name, root=None, gather_s=0.0):
     url = mock.openai_url if name == "openai" else mock.anthropic_url
     config = ProviderConfig(name=name, model="mock-model", base_url=url, api_key_env="LLM_BATCH_KEY", mode="batch",
-                            batch_poll_s=0.02, batch_poll_max_s=0.05, price_per_mtok_in=2.0, price_per_mtok_out=8.0)
+                            batch_poll_s=0.02, batch_poll_max_s=0.05, price_per_mtok_in=2.0, price_per_mtok_out=8.0,
+                            batch_gather_s=gather_s)
     return Gateway(config, cache=CallCache(root))
 
 
-def calls(n, offset=0):
-    return [CallSpec("note", {"word": f"w{i}", "facts": [{"must_include": f"w{i}"}]}, Note, "dialogue", "p0000")
+def calls(n, offset=0, persona="p0000"):
+    return [CallSpec("note", {"word": f"w{i}", "facts": [{"must_include": f"w{i}"}]}, Note, "dialogue", persona)
             for i in range(offset, offset + n)]
+
+
+@pytest.mark.parametrize("name", ["openai", "anthropic"])
+def test_the_rounds_personas_start_together_go_out_as_one_batch(mock, name, tmp_path):
+    """Two persona branches (a gateway each, as the flow makes them) start a round at the same moment: one batch
+    holds both rounds, it is polled and read once, and each branch gets its own answers back."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    gateways = [gateway(mock, name, tmp_path, gather_s=0.3) for _ in range(2)]
+    with ThreadPoolExecutor(2) as pool:
+        first, second = pool.map(lambda a: a[0].generate_many_traced(a[1]),
+                                 [(gateways[0], calls(3, persona="p0000")), (gateways[1], calls(2, 10, "p0001"))])
+    assert mock.book.created == [5]
+    assert [r.text for r, _ in first] == ["w0", "w1", "w2"] and [r.text for r, _ in second] == ["w10", "w11"]
+    assert len({row.batch_id for _, row in first + second}) == 1
+    assert sorted((g.batches.stats["submitted"], g.batches.stats["joined"]) for g in gateways) == [(0, 1), (1, 0)]
+    assert sum(g.batches.stats["ended"] for g in gateways) == 1  # read once for both
+    alone = gateway(mock, name, tmp_path, gather_s=0.3).generate_many_traced(calls(2, 20))  # no one to wait for
+    assert mock.book.created == [5, 2] and all(row.outcome == "ok" for _, row in alone)
+
+
+def test_a_shared_batch_is_collected_only_once_every_persona_kept_its_answers(tmp_path):
+    """Persona A keeps its answers and the build dies before persona B kept its own: the batch stays open for B's
+    requests (the next run waits for it instead of sending them again) and is collected once B settles too."""
+    from tasks.llm.batch import BatchRegistry
+
+    registry = BatchRegistry(tmp_path)
+    registry.record("batch_1", "openai", "m", ["a1", "a2", "b1"])
+    assert not registry.settle("batch_1", {"a1", "a2"}, "completed")
+    again = BatchRegistry(tmp_path)  # the next run
+    assert again.open_batches("openai", "m", {"b1", "c1"}) == {"batch_1": {"b1"}}
+    assert again.settle("batch_1", {"b1"}, "completed")
+    assert again.open_batches("openai", "m", {"b1"}) == {} and not again.settle("nope", {"x"}, "completed")
+
+
+def test_a_registry_written_before_shared_batches_is_read(tmp_path):
+    import sqlite3
+
+    from tasks.llm.batch import BatchRegistry
+
+    con = sqlite3.connect(tmp_path / BatchRegistry.FILE)
+    con.execute("create table batches (batch_id text primary key, provider text not null, model text not null, "
+                "ids text not null, status text not null, sent_at real not null, collected_at real)")
+    con.execute("""insert into batches values ('b_old', 'openai', 'm', '["x1"]', 'sent', 1.0, null)""")
+    con.commit()
+    con.close()
+    registry = BatchRegistry(tmp_path)
+    assert registry.open_batches("openai", "m", {"x1"}) == {"b_old": {"x1"}}
+    assert registry.settle("b_old", {"x1"}, "completed") and registry.open_batches("openai", "m", {"x1"}) == {}
 
 
 @pytest.mark.parametrize("name", ["openai", "anthropic"])
@@ -110,6 +160,32 @@ def test_a_killed_build_waits_for_the_batch_it_sent_instead_of_sending_it_again(
     assert all(row.outcome == "ok" for _, row in done)
     third = gateway(mock, "anthropic", tmp_path).generate_many_traced(calls(3))
     assert mock.book.created == [3] and all(row.cached for _, row in third)  # nothing paid twice
+
+
+@pytest.mark.parametrize("name", ["openai", "anthropic"])
+def test_a_batch_sent_whose_reply_was_lost_is_found_not_sent_again(mock, name, tmp_path):
+    """The provider accepts the batch but the reply never arrives (or the build dies before recording its id): the
+    build stops with the error, and the next run finds that batch at the provider (OpenAI by the digest in its
+    metadata, Anthropic by when it was made and its size) and waits for it instead of paying for it again."""
+    from tasks.llm.providers.common import ProviderError
+
+    mock.batch_script("lost")
+    with pytest.raises(ProviderError):
+        gateway(mock, name, tmp_path).generate_many_traced(calls(3))
+    assert mock.book.created == [3]
+    gw = gateway(mock, name, tmp_path)
+    done = gw.generate_many_traced(calls(3))
+    assert mock.book.created == [3] and gw.batches.stats["recovered"] == 1
+    assert all(row.outcome == "ok" and row.batch_id for _, row in done)
+    refused = gateway(mock, name, tmp_path)  # a batch the provider refused was never sent: nothing to look for
+    mock.batch_script("reject")
+    with pytest.raises(BatchError):
+        refused.generate_many_traced(calls(2, 10))
+    assert refused.batches.registry._con.execute("select count(*) from intents").fetchone() == (0,)
+    assert mock.book.created == [3]
+    later = gateway(mock, name, tmp_path)
+    later.generate_many_traced(calls(2, 10))
+    assert later.batches.stats["recovered"] == 0 and mock.book.created == [3, 2]
 
 
 def test_a_repeated_request_in_a_round_is_asked_once(mock):
