@@ -386,8 +386,9 @@ def make_plan(config: BuildConfig, counted: list[PersonaCount]) -> Plan:
     paid = any(p.name != "offline" for p in providers.values())
     assumptions = [] if not paid else [
         "each call answered at the first attempt (no repairs)",
-        "batch+cache: every repeated prefix of whole lines read from the prompt cache (an upper bound: a cache "
-        "expires after minutes idle, and Anthropic reads only at marked breakpoints)",
+        "batch+cache: the prompt cache serves every prefix its provider's rule allows (OpenAI: a repeated prefix "
+        "of whole lines, 1,024 tokens or more; Anthropic: a prefix an earlier cache mark wrote), the best case: a "
+        "cache lives minutes (Anthropic 5, OpenAI 5 to 60), and a batch round can wait longer than that",
         "a model writes about as many output tokens as the offline narrator for the same schema",
         "call time: latency_s + output_tokens / output_tokens_per_s of each provider config",
         "model-call time only: the stages' own offline work comes on top",

@@ -282,7 +282,8 @@ def verify_task(ctx: Ctx, persona_id: str, persona: Staged, world: Staged, docs:
     """Audit the persona's stages; findings are landed, errors are gated."""
     return _run(ctx, "verify", persona_id, lambda: verify.verify_persona(
         persona.value, world.value, merged(docs.value, talk.value), qset.value,
-        window=ctx.config.stages.dialogue.context_window, attributes=pack_for(ctx.config).attributes()))
+        window=ctx.config.stages.dialogue.context_window, attributes=pack_for(ctx.config).attributes(),
+        step=ctx.config.stages.dialogue.context_step))
 
 
 @_stage_task("companion")

@@ -102,7 +102,10 @@ class SourceOptions(_Strict):
 
 class DialogueOptions(_Strict):
     followups: int = Field(1, ge=0, le=5, description="follow-up user turns per topic")
-    context_window: int = Field(6, ge=0, description="earlier turns of the session each model call sees")
+    context_window: int = Field(6, ge=0, description="earlier turns of the session each model call sees at least")
+    context_step: int = Field(
+        12, ge=0, description="turns by which the start of what a call sees moves (0: one at a time); a start that "
+                              "stays put lets a session's calls share a prefix the provider's prompt cache serves")
     filler_rate: float = Field(
         0.15, ge=0, lt=1, description="share of topics that are small talk or unrelated requests"
     )

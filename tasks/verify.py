@@ -110,12 +110,13 @@ class Audit:
 
 
 def verify_persona(persona: Persona, world: World, corpus: Corpus, questions: QuestionSet,
-                   window: int | None = None, attributes: tuple[Attribute, ...] = ()) -> list[Finding]:
+                   window: int | None = None, attributes: tuple[Attribute, ...] = (),
+                   step: int = 0) -> list[Finding]:
     """Audit one persona's world, documents, chunks, bullets, turns, questions and evidence (`attributes`: the
     domain pack's, beyond the core ontology)."""
     audit = Audit(persona, world, corpus, questions)
     check_sources(audit)
-    check_dialogue(audit, window)
+    check_dialogue(audit, window, step)
     check_mentions(audit)
     check_questions(audit)
     audit.found += signoff(persona, world, corpus, questions)
@@ -244,7 +245,7 @@ def check_question(audit: Audit, q: Question, evidence: list[Evidence]) -> None:
         )
 
 
-def check_dialogue(audit: Audit, window: int | None = None) -> None:
+def check_dialogue(audit: Audit, window: int | None = None, step: int = 0) -> None:
     """Bullets, sessions and turns: ids resolve, clocks run forward, and every turn passes the per-turn
     checks of tasks/dialogue/verify.py (claimed facts carried and valid, no foreknowledge, relative times
     that fit the calendar, no untold facts from the assistant, no pasted documents, upload markers,
@@ -252,7 +253,7 @@ def check_dialogue(audit: Audit, window: int | None = None) -> None:
     for bullet in audit.corpus.bullets:
         for fid in bullet.fact_ids:
             audit.fact_ok("dialogue", bullet.bullet_id, fid)
-    scopes = scopes_for(audit.persona, audit.world, audit.corpus, window)
+    scopes = scopes_for(audit.persona, audit.world, audit.corpus, window, step)
     by_session: dict[str, list[Turn]] = defaultdict(list)
     for turn in audit.corpus.turns:
         by_session[turn.session_id].append(turn)

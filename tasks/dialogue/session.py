@@ -41,7 +41,7 @@ from tasks.dialogue.mentions import Distractor, Realization, planned, turn_menti
 from tasks.dialogue.sessionparts import EventViews, SplitHalves
 from tasks.dialogue.shape import shape_of, shifted_formality
 from tasks.dialogue.topics import Topic
-from tasks.dialogue.verify import Problem, TurnScope, heard_in, turn_problems, untold_forms, visible
+from tasks.dialogue.verify import Problem, TurnScope, call_turns, heard_in, turn_problems, untold_forms, visible
 from tasks.llm.gateway import CallSpec
 from tasks.llm.rounds import Chain
 
@@ -157,7 +157,7 @@ class SessionWriter(SplitHalves, EventViews, LateFixes):
         lo, hi = shape_of(topic.category, kind).user_sentences
         context: dict[str, Any] = {
             "persona": persona_context(self.persona), "style": style, "category": topic.category,
-            "history": self.history(), "length": {"min_sentences": lo, "max_sentences": hi},
+            **call_turns(self.turns, self.window, self.step), "length": {"min_sentences": lo, "max_sentences": hi},
             "date": human_date(self.day), "part_of_day": self.part_of_day(),
         }
         if kind == "filler":
@@ -293,7 +293,8 @@ class SessionWriter(SplitHalves, EventViews, LateFixes):
             "user_first_name": first_name(self.persona.name), "category": topic.category,
             "tone": topic.event.valence if topic.event else "neutral",
             "event": self.reply_event(topic),
-            "history": self.history(before_last=True), "user_message": self.turns[-1].text, "turn_kind": kind,
+            **call_turns(self.turns, self.window, self.step, before_last=True),
+            "user_message": self.turns[-1].text, "turn_kind": kind,
             "attachment": attachment_context(topic.doc, self.persona, self.facts),
             "mentioned": self.mentioned(), "told_values": self.told_values(topic),
             "filler": dict(topic.filler) if topic.filler else None, "fix": topic.fix.context() if topic.fix else None,
@@ -365,8 +366,8 @@ class SessionWriter(SplitHalves, EventViews, LateFixes):
         """What the verifier would reject in `turn` (tasks/dialogue/verify.py), with the same scope the final
         verifier builds (scopes_for): what the assistant sees of the session and the recorded time refs."""
         session = [*self.turns, turn]
-        heard = heard_in(visible(session, len(session) - (1 if turn.role == "assistant" else 0), self.window),
-                         self.documents)
+        seen = visible(session, len(session) - (1 if turn.role == "assistant" else 0), self.window, self.step)
+        heard = heard_in(seen, self.documents)
         refs = [*self.refs, *turn.time_refs]
         dates = tuple(dict.fromkeys([topic.event.date] if topic.event else []) | dict.fromkeys(r.date for r in refs))
         scope = TurnScope(persona=self.persona, facts=self.facts, day=self.day, heard=heard,
@@ -423,12 +424,9 @@ class SessionWriter(SplitHalves, EventViews, LateFixes):
     def window(self) -> int:
         return self.config.stages.dialogue.context_window
 
-    def history(self, before_last: bool = False) -> list[dict[str, str]]:
-        """The `context_window` turns of the session before the next turn (or before the message the
-        assistant answers, `before_last`), oldest first."""
-        turns = self.turns[:-1] if before_last else self.turns
-        return [{"role": t.role, "text": t.text, "kind": t.kind} for t in turns[len(turns) - self.window:]] \
-            if self.window else []
+    @property
+    def step(self) -> int:
+        return self.config.stages.dialogue.context_step
 
     def part_of_day(self) -> str:
         """`morning`, `afternoon` or `evening` at the next turn's time (a greeting must fit when it is sent)."""
@@ -439,7 +437,7 @@ class SessionWriter(SplitHalves, EventViews, LateFixes):
         """Phrases the assistant may repeat: per fact stated in what it sees of the session (the context window and
         the message it answers: user turns and cited documents), its shortest surface form heard there (`Casa
         Lola` of `jollof rice at Casa Lola`): it refers back to what it was told, it does not restate it."""
-        seen = visible(self.turns, len(self.turns), self.window)
+        seen = visible(self.turns, len(self.turns), self.window, self.step)
         heard = heard_in(seen, self.documents)
         ids = dict.fromkeys(i for t in seen if t.role == "user" for i in t.fact_ids)
         ids.update(dict.fromkeys(i for t in seen for d in t.doc_ids if d in self.documents
@@ -451,7 +449,7 @@ class SessionWriter(SplitHalves, EventViews, LateFixes):
         """The values of the facts the user told in what the assistant sees (user turns and cited documents) and
         of the topic's event (told at its opening, which a long topic's window may have left): it refers back
         to them by a detail or by kind, it does not say them back whole."""
-        seen = visible(self.turns, len(self.turns), self.window)
+        seen = visible(self.turns, len(self.turns), self.window, self.step)
         ids = dict.fromkeys(f.fact_id for f in self.event_facts(topic))
         ids.update(dict.fromkeys(i for t in seen if t.role == "user" for i in t.fact_ids))
         ids.update(dict.fromkeys(i for t in seen for d in t.doc_ids if d in self.documents

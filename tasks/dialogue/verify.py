@@ -358,11 +358,32 @@ def length_problems(turn: Turn) -> list[Problem]:
     return [Problem("assistant_length", f"assistant reply has {n} words (expected {low}-{high})")]
 
 
-def visible(turns: Sequence[Turn], i: int, window: int | None) -> Sequence[Turn]:
-    """What the assistant sees when it writes turns[i]: the `window` turns before the message it answers,
-    and that message (the whole session so far when `window` is None)."""
-    start = 0 if window is None else max(0, i - 1 - window)
-    return turns[start:i]
+def window_start(i: int, window: int | None, step: int = 0) -> int:
+    """Where the turns a model call sees start, when the session has `i` turns so far (the user's next turn, or the
+    assistant's reply to turns[i - 1]): at least the `window` turns before the last, from a start that moves in
+    steps of `step` turns (0: one turn at a time). A start that stays put for `step` turns is what lets a
+    session's calls share a growing prefix a prompt cache serves (tasks/llm/prompts.py)."""
+    if window is None:
+        return 0
+    start = max(0, i - 1 - window)
+    return start - start % step if step > 0 else start
+
+
+def call_turns(turns: Sequence[Turn], window: int, step: int, before_last: bool = False) -> dict[str, list[dict]]:
+    """What the next model call of a session is given of its turns (before the message the assistant answers, with
+    `before_last`), oldest first: `history`, what its prompt shows (from `window_start`), and `recent`, the last
+    `window` of them, which the offline narrator reads to keep from repeating itself (narrators/corpus.py)."""
+    if not window:
+        return {"history": [], "recent": []}
+    end = len(turns) - 1 if before_last else len(turns)
+    rows = [{"role": t.role, "text": t.text, "kind": t.kind} for t in turns[:end]]
+    return {"history": rows[window_start(len(turns), window, step):], "recent": rows[max(0, end - window):]}
+
+
+def visible(turns: Sequence[Turn], i: int, window: int | None, step: int = 0) -> Sequence[Turn]:
+    """What the assistant sees when it writes turns[i]: at least the `window` turns before the message it answers
+    (`window_start`), and that message (the whole session so far when `window` is None)."""
+    return turns[window_start(i, window, step):i]
 
 
 def heard_in(seen: Sequence[Turn], documents: dict[str, Document]) -> str:
@@ -371,9 +392,10 @@ def heard_in(seen: Sequence[Turn], documents: dict[str, Document]) -> str:
     return "\n".join([t.text for t in seen if t.role == "user"] + [documents[d].body for d in docs])
 
 
-def scopes_for(persona: Persona, world: World, corpus: Corpus, window: int | None = None) -> dict[str, TurnScope]:
+def scopes_for(persona: Persona, world: World, corpus: Corpus, window: int | None = None,
+               step: int = 0) -> dict[str, TurnScope]:
     """Each turn's scope, built by walking every session's turns in order: `heard` is what the assistant
-    sees (`visible`: the context window of `window` earlier turns, None for the whole session) of the
+    sees (`visible`: the context window of `window` earlier turns in steps of `step`, None for the whole session) of the
     user's words and cited documents; `topic_dates` are the turn's bullet's event date and the dates of
     the time refs recorded so far in the session's turns on the same bullet."""
     facts = {f.fact_id: f for f in world.facts}
@@ -395,7 +417,7 @@ def scopes_for(persona: Persona, world: World, corpus: Corpus, window: int | Non
         topic: dict[str | None, list[dt.date]] = defaultdict(list)
         texts: dict[str | None, list[str]] = defaultdict(list)
         for i, turn in enumerate(turns):
-            heard = heard_in(visible(turns, i + 1 if turn.role == "user" else i, window), documents)
+            heard = heard_in(visible(turns, i + 1 if turn.role == "user" else i, window, step), documents)
             topic[turn.bullet_id] += [r.date for r in turn.time_refs]
             back = turn.callback_of or (turn.fact_ids[0] if turn.bullet_id is None and turn.fact_ids else None)
             back = facts[back].event_id if back in facts else None  # a callback or a correction: its fact's event

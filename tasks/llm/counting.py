@@ -67,6 +67,8 @@ Sonnet and Opus 4.1 and earlier, more for the models in ANTHROPIC_MIN_CACHEABLE)
 ANTHROPIC_MIN_CACHEABLE = {"claude-opus-4-5": 4096, "claude-haiku-4-5": 4096, "claude-3-5-haiku": 2048,
                            "claude-3-haiku": 2048}
 OPENAI_CACHE_STEP = 128
+ANTHROPIC_LOOKBACK = 20
+"""Anthropic looks for a cache entry at the block boundaries up to about 20 blocks before a mark."""
 
 
 def cacheable(provider: str, model: str, shared: int) -> int:
@@ -84,57 +86,88 @@ def cacheable(provider: str, model: str, shared: int) -> int:
 
 
 class PrefixTracker:
-    """Which part of each request repeats the start of an earlier one: what a prompt cache could serve.
+    """Which part of each request repeats the start of an earlier one: what a prompt cache serves.
 
-    A request is its static head (the output schema and the system message, which both providers put before the
-    conversation) and its prompt's lines; every prefix of whole lines is remembered with the request that first
-    sent it. A request reads the longest remembered prefix (`cacheable` tokens of it), and the request that first
-    sent that prefix wrote it to the cache (Anthropic bills the write, 1.25 times the input price; OpenAI caches for
-    free). Line by line, so the figure is the share the prompts' order allows, an upper bound on what a provider
-    serves (its cache also expires after minutes idle)."""
+    A request is its static head (the output schema or tool and the system message, which both providers put before
+    the conversation) and its prompt. Each provider's rule:
+
+    - OpenAI caches automatically: every prefix of whole lines is remembered, and a request reads the longest one an
+      earlier request sent (1,024 tokens or more, in 128-token steps; writing is free).
+    - Anthropic caches only at a `cache_control` mark (tasks/llm/prompts.py): a marked request writes the prefix up
+      to its mark (billed at 1.25 times the input price) and reads the longest prefix an earlier mark wrote that
+      ends at one of its own block boundaries, at the mark or up to ANTHROPIC_LOOKBACK blocks before it. A request
+      without a mark reads and writes nothing.
+
+    The figure is what the prompts' order allows: a provider's cache also expires after minutes idle, and a plan
+    assumes it does not."""
 
     def __init__(self, provider: str, model: str, tokenizer: str) -> None:
         self.provider, self.model, self.tokenizer = provider, model, tokenizer
-        self.first: dict[int, int] = {}
+        self.first: set[int] = set()
         self.prompts: list[str] = []
         self.inputs: list[int] = []
         self.reads: list[int] = []
-        self.reused: dict[int, int] = {}
+        self.writes: list[int] = []
 
-    def observe(self, prompt_name: str, head: str, head_tokens: int, prompt: str, input_tokens: int) -> int:
-        """Record one request; the tokens of it the cache could serve."""
+    def observe(self, prompt_name: str, head: str, head_tokens: int, prompt: str, input_tokens: int,
+                blocks: list[str] | None = None, cached_blocks: int = 0) -> int:
+        """Record one request; the tokens of it the cache serves."""
+        if self.provider == "anthropic":
+            read, written = self._marked(head, head_tokens, blocks or [prompt], cached_blocks, input_tokens)
+        else:
+            read, written = self._automatic(head, head_tokens, prompt, input_tokens), 0
+        self.prompts.append(prompt_name)
+        self.inputs.append(input_tokens)
+        self.reads.append(read)
+        self.writes.append(written)
+        return read
+
+    def _tokens(self, head_tokens: int, text: str) -> int:
+        return head_tokens + (count(text, self.tokenizer) + MESSAGE_OVERHEAD if text else 0)
+
+    def _automatic(self, head: str, head_tokens: int, prompt: str, input_tokens: int) -> int:
         lines = prompt.split("\n")
         chain = [hash(head)]
         for line in lines:
             chain.append(hash((chain[-1], line)))  # chain[k]: the head and the prompt's first k lines
-        matched, owner = -1, None
+        matched = -1
         for k, key in enumerate(chain):  # every request remembers all its prefixes: the first miss ends the match
-            found = self.first.get(key)
-            if found is None:
+            if key not in self.first:
                 break
-            matched, owner = k, found
-        index = len(self.prompts)
-        for key in chain[matched + 1:]:
-            self.first[key] = index
-        shared = 0 if matched < 0 else head_tokens + (
-            count("\n".join(lines[:matched]), self.tokenizer) + MESSAGE_OVERHEAD if matched else 0)
-        read = cacheable(self.provider, self.model, min(shared, input_tokens))
-        if owner is not None and read:
-            self.reused[owner] = max(self.reused.get(owner, 0), read)
-        self.prompts.append(prompt_name)
-        self.inputs.append(input_tokens)
-        self.reads.append(read)
-        return read
+            matched = k
+        self.first.update(chain[matched + 1:])
+        if matched < 0:
+            return 0
+        return cacheable(self.provider, self.model, min(self._tokens(head_tokens, "\n".join(lines[:matched])),
+                                                        input_tokens))
+
+    def _marked(self, head: str, head_tokens: int, blocks: list[str], cached_blocks: int,
+                input_tokens: int) -> tuple[int, int]:
+        if not cached_blocks:
+            return 0, 0
+        chain = [hash(head)]
+        for block in blocks[:cached_blocks]:
+            chain.append(hash((chain[-1], block)))  # chain[k]: the head and the first k blocks
+        read = 0
+        for k in range(cached_blocks, max(0, cached_blocks - ANTHROPIC_LOOKBACK) - 1, -1):
+            if chain[k] in self.first:
+                read = cacheable(self.provider, self.model, self._tokens(head_tokens, "".join(blocks[:k])))
+                break
+        prefix = cacheable(self.provider, self.model, min(self._tokens(head_tokens, "".join(blocks[:cached_blocks])),
+                                                          input_tokens))
+        if not prefix:
+            return read, 0
+        self.first.add(chain[cached_blocks])
+        return read, max(0, prefix - read)
 
     def by_prompt(self) -> dict[str, list[int]]:
-        """Prompt name -> [input tokens, tokens a cache could serve, tokens written to it (Anthropic)]."""
+        """Prompt name -> [input tokens, tokens the cache serves, tokens written to it (Anthropic)]."""
         out: dict[str, list[int]] = {}
         for i, name in enumerate(self.prompts):
             row = out.setdefault(name, [0, 0, 0])
             row[0] += self.inputs[i]
             row[1] += self.reads[i]
-            if self.provider == "anthropic":
-                row[2] += max(0, self.reused.get(i, 0) - self.reads[i])
+            row[2] += self.writes[i]
         return out
 
 
@@ -156,16 +189,17 @@ class CountingProvider:
         response = self.offline.complete(self.twin(request))
         head, head_tokens = self.head(request)
         prompt_tokens = count(request.prompt, self.tokenizer) + MESSAGE_OVERHEAD
-        self.prefixes.observe(request.prompt_name, head, head_tokens, request.prompt, head_tokens + prompt_tokens)
+        self.prefixes.observe(request.prompt_name, head, head_tokens, request.prompt, head_tokens + prompt_tokens,
+                              request.blocks, request.cached_blocks)
         return LLMResponse(text=response.text, input_tokens=head_tokens + prompt_tokens,
                            output_tokens=count(response.text, self.tokenizer) + MESSAGE_OVERHEAD)
 
     def head(self, request: LLMRequest) -> tuple[str, int]:
         """What comes before the prompt (the output schema or forced tool, the system message) and its tokens."""
         if request.prompt_name not in self._heads:
-            from tasks.llm.providers.common import SYSTEM
+            from tasks.llm.providers.common import SYSTEM, answer_name
 
-            schema = json.dumps(request.output_schema, separators=(",", ":"))
+            schema = answer_name(request) + json.dumps(request.output_schema, separators=(",", ":"))
             tool = ANTHROPIC_TOOL_TOKENS if self.name == "anthropic" else 0
             tokens = tool + sum(count(part, self.tokenizer) + MESSAGE_OVERHEAD for part in (schema, SYSTEM))
             self._heads[request.prompt_name] = (schema + "\n" + SYSTEM, tokens)

@@ -175,10 +175,12 @@ class Gateway:
         """The rendered request; its call key hashes everything the provider is sent."""
         from tasks.llm.providers.common import SYSTEM
 
-        text = prompts.render(prompt_name, context)
+        blocks, cached = prompts.render_blocks(prompt_name, context)
+        text = "".join(blocks)
         schema = output_schema(output_model)
         return LLMRequest(
-            prompt_name=prompt_name, prompt=text, context=context, output_schema=schema, model=self.provider.model,
+            prompt_name=prompt_name, prompt=text, blocks=blocks if len(blocks) > 1 else [], cached_blocks=cached,
+            context=context, output_schema=schema, model=self.provider.model,
             temperature=self.config.temperature, max_output_tokens=self.config.max_output_tokens,
             call_key=call_key(self.provider.name, self.provider.model, text, prompt_name, schema,
                               self.config.temperature, self.config.max_output_tokens, sample, SYSTEM),

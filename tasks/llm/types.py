@@ -20,6 +20,10 @@ class LLMRequest(BaseModel):
     max_output_tokens: int
     call_key: str
     sample: int = 0
+    blocks: list[str] = []
+    """The prompt as content blocks (joined, they are `prompt`); empty when it is one block."""
+    cached_blocks: int = 0
+    """How many leading blocks form the stable prefix a cache mark closes (tasks/llm/prompts.py); 0 for none."""
     repair_note: str | None = None
     previous_answer: str | None = None
 

@@ -122,7 +122,8 @@ def test_a_build_above_the_cost_ceiling_is_refused_without_yes(tmp_path, monkeyp
 
 def test_plan_build_counts_a_real_provider_as_an_offline_build_walks():
     """On a real provider the plan walks the corpus an offline build writes (the offline narrator answers as it
-    would), so its calls are the offline build's, priced and timed for the provider."""
+    would), so its calls are the offline build's, priced and timed for the provider. A session's calls share a
+    growing prefix, which Anthropic's marks let its cache serve (and a prompt without marks never)."""
     tiny = load_preset("tiny").model_copy(update={"personas": 1, "days": 7})
     offline = plan_build(tiny, workers=1)
     live = plan_build(tiny.model_copy(update={"provider": ProviderConfig(name="openai", model="gpt-4.1-mini")}),
@@ -130,6 +131,14 @@ def test_plan_build_counts_a_real_provider_as_an_offline_build_walks():
     by_stage = {r.stage: r.calls for r in offline.rows}
     assert all(by_stage[r.stage] == r.calls for r in live.rows if r.stage in by_stage)
     assert live.cost > 0 and live.min_wall_seconds > 0 and live.paid and not offline.paid
+    sonnet = plan_build(tiny.model_copy(update={"provider": ProviderConfig(name="anthropic",
+                                                                           model="claude-sonnet-4-5")}), workers=1)
+    shares = {p["prompt"]: p["share"] for p in sonnet.prompts}
+    assert shares["assistant_turn"] > 0.2 and shares["user_turn_followup"] > 0.2, shares
+    assert shares.get("rephrase_question", 0.0) == 0.0  # no marks: Anthropic caches nothing
+    dialogue = next(r for r in sonnet.rows if r.stage == "dialogue")
+    assert 0 < dialogue.cache_write_tokens < dialogue.cached_input_tokens  # each call writes what it adds
+    assert dialogue.batch_cache_cost < dialogue.batch_cost
 
 
 def test_the_prefix_tracker_finds_what_a_prompt_cache_could_serve():
@@ -140,17 +149,20 @@ def test_the_prefix_tracker_finds_what_a_prompt_cache_could_serve():
     assert cacheable("openai", "gpt-4.1-mini", 1000) == 0 and cacheable("openai", "gpt-4.1-mini", 1300) == 1280
     assert cacheable("anthropic", "claude-sonnet-4-5", 1300) == 1300
     assert cacheable("anthropic", "claude-haiku-4-5-20251001", 3000) == 0  # Haiku 4.5 caches 4,096 and more
-    history = ["user: " + "my sister moved to Porto and we talk every week " * 120] * 3
-    prompts = ["\n".join(history[:n] + [f"latest message {n}"]) for n in (1, 2, 3)]
+    history = [f"user: {i} " + "my sister moved to Porto and we talk every week " * 120 + "\n" for i in range(3)]
+    blocks = [history[:n] + [f"latest message {n}"] for n in (1, 2, 3)]
+    prompts = ["".join(b) for b in blocks]
     for provider, model in (("openai", "gpt-4.1-mini"), ("anthropic", "claude-sonnet-4-5")):
         tracker = PrefixTracker(provider, model, "cl100k_base")
-        reads = [tracker.observe("assistant_turn", "schema and system", 50, p, 50 + count(p, "cl100k_base") + 4)
-                 for p in prompts]
+        reads = [tracker.observe("assistant_turn", "schema and system", 50, p, 50 + count(p, "cl100k_base") + 4,
+                                 b, len(b) - 1) for p, b in zip(prompts, blocks, strict=True)]
         assert reads[0] == 0 and 0 < reads[1] < reads[2]  # the session's prefix grows with it
         assert reads[1] >= 50 + count(prompts[0].rsplit("\n", 1)[0], "cl100k_base") - 128
         [(inp, read, written)] = tracker.by_prompt().values()
         assert read == sum(reads) and inp > read
         assert (written > 0) == (provider == "anthropic")
+    unmarked = PrefixTracker("anthropic", "claude-sonnet-4-5", "cl100k_base")  # Anthropic caches only at a mark
+    assert [unmarked.observe("a", "head", 5, p, 5000, b, 0) for p, b in zip(prompts, blocks, strict=True)] == [0] * 3
     other = PrefixTracker("openai", "gpt-4.1-mini", "cl100k_base")
     assert other.observe("a", "head", 5, prompts[2], 2000) == 0
     assert other.observe("a", "another head", 5, prompts[2], 2000) == 0  # a different schema or system: no prefix

@@ -149,8 +149,9 @@ def _finish(handler, batch: dict) -> None:
             out.append({"custom_id": cid, "response": {"status_code": 200, "body": chat_completion(
                 text, False, usage)}, "error": None})
         else:
+            cache = handler.mock.cache_usage(body) if handler.mock.prompt_cache else (0, 0)
             out.append({"custom_id": cid, "result": {"type": "succeeded", "message": message(
-                body, answer, text, "ok", usage)}})
+                body, answer, text, "ok", usage, cache)}})
     if api == "anthropic":
         out += [{"custom_id": cid, "result": {"type": "expired" if fault == "expire" else "canceled"}}
                 for cid, _ in rows[len(answered):]]

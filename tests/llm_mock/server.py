@@ -106,6 +106,13 @@ def schema_instance(schema: dict, prompt: str = "") -> Any:
     return build(schema)
 
 
+def _blocks_text(content: Any) -> str:
+    """A message's text: a string, or its text blocks joined."""
+    if isinstance(content, list):
+        return "".join(b.get("text", "") for b in content if b.get("type") == "text")
+    return content
+
+
 class MockLLM:
     """The mock server; use as a context manager or call start()/stop()."""
 
@@ -113,7 +120,7 @@ class MockLLM:
                  error_rate: float = 0.0, error_kinds: tuple[str, ...] = ("500",), retry_after: str = "1",
                  timeout_sleep_s: float = 3.0, models: tuple[str, ...] = ("mock-model",), seed: int = 0,
                  reject: str | None = None, limit_rpm: int | None = None, cached_share: float = 0.0,
-                 cache_write_share: float = 0.0) -> None:
+                 cache_write_share: float = 0.0, prompt_cache: bool = False) -> None:
         self.latency_s, self.api_key, self.retry_after = latency_s, api_key, retry_after
         self.answer = answer or Oracle().answer
         self.error_rate, self.error_kinds, self.timeout_sleep_s = error_rate, error_kinds, timeout_sleep_s
@@ -127,6 +134,12 @@ class MockLLM:
         self.cached_share, self.cache_write_share = cached_share, cache_write_share
         """Shares of each prompt's tokens reported as read from (and written to) the prompt cache, in each
         provider's usage format."""
+        self.prompt_cache = prompt_cache
+        """Anthropic's prompt cache as its documentation describes it: a message whose block carries
+        `cache_control` writes the prefix up to that block (tools, system, then the message's blocks), and reads the
+        longest prefix an earlier request wrote that ends at one of its block boundaries, at the mark or up to 20
+        blocks before it (`cache_usage`). Tokens are counted as the mock counts them, four characters a token."""
+        self._prefixes: set[str] = set()
         """A server-side limit: a completion request beyond `limit_rpm` started in the last 60 s gets a 429."""
         self._accepted: deque[float] = deque()
         from tests.llm_mock.batches import BatchBook
@@ -174,6 +187,25 @@ class MockLLM:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+    def cache_usage(self, body: dict) -> tuple[int, int]:
+        """(tokens read from the prompt cache, tokens written to it) for an Anthropic request (`prompt_cache`)."""
+        content = body["messages"][0]["content"]
+        if not isinstance(content, list):
+            return 0, 0
+        marks = [i for i, b in enumerate(content) if b.get("cache_control")]
+        if not marks:
+            return 0, 0
+        head = json.dumps([body.get("tools"), body.get("system")], sort_keys=True)
+        texts = [b.get("text", "") for b in content]
+        prefix = [head + "\x1e".join(texts[:k]) for k in range(len(texts) + 1)]
+        mark = marks[-1] + 1
+        with self._lock:
+            hit = next((k for k in range(mark, max(0, mark - 20) - 1, -1) if prefix[k] in self._prefixes), None)
+            self._prefixes.add(prefix[mark])
+        tokens = [len("".join(texts[:k])) // 4 for k in range(len(texts) + 1)]
+        read = tokens[hit] if hit is not None else 0
+        return read, tokens[mark] - read
 
     def next_fault(self, kind: str) -> str:
         with self._lock:
@@ -316,6 +348,8 @@ class _Handler(BaseHTTPRequestHandler):
             text = text[: len(text) // 2]
         usage = (len(prompt) // 4, len(text) // 4)
         cache = (int(usage[0] * self.mock.cached_share), int(usage[0] * self.mock.cache_write_share))
+        if self.mock.prompt_cache and kind == "messages":
+            cache = self.mock.cache_usage(body)
         if kind == "chat":
             return self.send(200, chat_completion(text, fault == "truncate", usage, cache[0]))
         return self.send(200, message(body, answer, text, fault, usage, cache))
@@ -323,7 +357,7 @@ class _Handler(BaseHTTPRequestHandler):
 
 def parse_request(kind: str, body: dict) -> tuple[str, str, dict]:
     """(prompt name, the first user message, the output schema) of a request in either format."""
-    first = body["messages"][0 if kind == "messages" else 1]["content"]
+    first = _blocks_text(body["messages"][0 if kind == "messages" else 1]["content"])
     if kind == "chat":
         spec = body["response_format"]["json_schema"]
         return spec["name"], first, spec["schema"]

@@ -17,6 +17,7 @@ from tasks.llm.batch import BatchError, RowResult
 from tasks.llm.providers.common import (
     SYSTEM,
     ProviderError,
+    answer_name,
     batch_refused,
     chat_messages,
     inline_refs,
@@ -59,12 +60,12 @@ class AnthropicProvider:
 
     def payload(self, request: LLMRequest) -> dict:
         """The request body: system, messages, the one tool and the forced tool choice."""
-        tool = {"name": tool_name(request.prompt_name), "description": f"Record the {request.prompt_name} answer.",
+        tool = {"name": tool_name(answer_name(request)), "description": "Record the answer.",
                 "input_schema": inline_refs(request.output_schema)}
         return {
             "model": self.model,
             "system": SYSTEM,
-            "messages": chat_messages(request),
+            "messages": chat_messages(request, cache_marks=True),
             "tools": [tool],
             "tool_choice": {"type": "tool", "name": tool["name"]},
             "max_tokens": request.max_output_tokens,

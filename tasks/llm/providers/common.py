@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import os
+import re
 from typing import Any
 
 from schemas.config import ProviderConfig
@@ -68,9 +69,28 @@ def redact(text: str, secret: str | None = None) -> str:
     return _redact(text, secret)
 
 
-def chat_messages(request) -> list[dict[str, str]]:
-    """The conversation after the system message: the prompt, then the failed answer and the repair note."""
-    messages = [{"role": "user", "content": request.prompt}]
+def answer_name(request) -> str:
+    """The name the structured answer is given (OpenAI's json_schema name, Anthropic's tool): the output model's,
+    so every prompt answered with the same model sends the same schema or tool first, and their requests can share
+    a cached prefix (a name per prompt would make each prompt's requests start differently)."""
+    title = str(request.output_schema.get("title") or request.prompt_name)
+    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", title).lower()  # TurnText: turn_text
+    return "".join(c if c.isalnum() or c in "_-" else "_" for c in snake)[:64]
+
+
+def chat_messages(request, cache_marks: bool = False) -> list[dict]:
+    """The conversation after the system message: the prompt, then the failed answer and the repair note.
+
+    With `cache_marks` (Anthropic) a prompt of several blocks is sent as text blocks, and the block that ends its
+    stable prefix carries `cache_control` (tasks/llm/prompts.py): the provider caches everything up to it, and a
+    later request whose blocks start the same reads it back (Anthropic looks up earlier block boundaries too, so a
+    conversation's next call reads what the previous one wrote)."""
+    content: str | list[dict] = request.prompt
+    if cache_marks and request.blocks:
+        content = [{"type": "text", "text": block} for block in request.blocks]
+        if request.cached_blocks:
+            content[request.cached_blocks - 1]["cache_control"] = {"type": "ephemeral"}
+    messages = [{"role": "user", "content": content}]
     if request.repair_note:
         if request.previous_answer:
             messages.append({"role": "assistant", "content": request.previous_answer})

@@ -15,6 +15,7 @@ from tasks.llm.batch import BatchError, RowResult, rows_digest
 from tasks.llm.providers.common import (
     SYSTEM,
     ProviderError,
+    answer_name,
     batch_refused,
     chat_messages,
     read_key,
@@ -62,8 +63,8 @@ class OpenAIProvider:
         return {
             "model": self.model,
             "messages": [{"role": "system", "content": SYSTEM}, *chat_messages(request)],
-            "response_format": {"type": "json_schema",
-                                "json_schema": {"name": request.prompt_name, "schema": schema, "strict": bool(strict)}},
+            "response_format": {"type": "json_schema", "json_schema": {
+                "name": answer_name(request), "schema": schema, "strict": bool(strict)}},
             "temperature": request.temperature,
             "max_tokens": request.max_output_tokens,
             "seed": request.sample,
@@ -125,7 +126,6 @@ class OpenAIProvider:
         except self._errors as exc:
             raise status_error(exc, self._key, self.label) from None
         return None
-
 
     def batch_state(self, batch_id: str) -> tuple[bool, str]:
         try:

@@ -289,18 +289,25 @@ def test_a_long_sparse_life_still_talks_mostly_about_itself():
 
 
 def test_model_sees_only_the_context_window(monkeypatch):
-    config = make_config(stages={"dialogue": {"context_window": 3, "followups": 2}})
-    gateway = make_gateway()
-    seen: list[int] = []
-    original = gateway.generate_many
+    """A call sees at least the window's turns before the last, from a start that moves in steps of context_step
+    (so consecutive calls share a prefix); with steps of one turn, exactly the window (the user one turn more)."""
+    for step, most in ((0, 4), (4, 7)):  # with steps: a start that moved up to 3 turns ago
+        config = make_config(stages={"dialogue": {"context_window": 3, "context_step": step, "followups": 2}})
+        gateway = make_gateway()
+        seen: list[tuple[str, int]] = []
 
-    def spy(specs):
-        seen.extend(len(s.context.get("history", [])) for s in specs if s.stage == "dialogue")
-        return original(specs)
+        def spy(specs, seen=seen, original=gateway.generate_many):
+            seen.extend((s.prompt_name, len(s.context.get("history", []))) for s in specs if s.stage == "dialogue")
+            return original(specs)
 
-    monkeypatch.setattr(gateway, "generate_many", spy)
-    dialogue(config, gateway=gateway)
-    assert seen and max(seen) == 3
+        monkeypatch.setattr(gateway, "generate_many", spy)
+        dialogue(config, gateway=gateway)
+        assert seen and 4 <= max(n for _, n in seen) <= most and (step == 0) == (max(n for _, n in seen) == 4)
+        assert max(n for name, n in seen if name == "assistant_turn") <= most - 1  # and the message it answers
+    from tasks.dialogue.verify import window_start
+
+    assert [window_start(i, 3, 4) for i in range(3, 14)] == [0, 0, 0, 0, 0, 4, 4, 4, 4, 8, 8]
+    assert [window_start(i, 3) for i in range(3, 8)] == [0, 0, 1, 2, 3] and window_start(9, None, 4) == 0
 
 
 def test_a_rejected_wording_is_regenerated_and_lands_as_a_finding(monkeypatch):
@@ -378,7 +385,8 @@ def test_no_attachment_category_without_documents(rate):
 
 
 def test_the_assistant_is_told_only_what_its_context_window_holds(monkeypatch):
-    config = make_config(stages={"dialogue": {"context_window": 1, "followups": 3, "filler_rate": 0.0}})
+    config = make_config(stages={"dialogue": {"context_window": 1, "context_step": 0, "followups": 3,
+                                              "filler_rate": 0.0}})
     gateway = make_gateway()
     contexts: list[dict] = []
     original = gateway.generate_many

@@ -26,7 +26,7 @@ class Note(BaseModel):
 
 @pytest.fixture(autouse=True)
 def fake_prompt(monkeypatch):
-    monkeypatch.setattr(prompts, "render", lambda name, ctx: f'Write a note. Include "{ctx["word"]}" verbatim.')
+    monkeypatch.setattr(prompts, "render_marked", lambda name, ctx: f'Write a note. Include "{ctx["word"]}" verbatim.')
     monkeypatch.setattr(prompts, "prompt_hash", lambda name: "h" * 16)
     monkeypatch.setitem(NARRATORS, "note", lambda ctx, rng: {"text": f"template {ctx['word']}"})
     monkeypatch.setenv("LLM_BATCH_KEY", KEY)

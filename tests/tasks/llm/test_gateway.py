@@ -15,7 +15,7 @@ class Greeting(BaseModel):
 
 @pytest.fixture(autouse=True)
 def fake_prompt(monkeypatch):
-    monkeypatch.setattr(prompts, "render", lambda name, ctx: f"say hello to {ctx['who']}")
+    monkeypatch.setattr(prompts, "render_marked", lambda name, ctx: f"say hello to {ctx['who']}")
     monkeypatch.setattr(prompts, "prompt_hash", lambda name: "h" * 16)
     monkeypatch.setitem(NARRATORS, "greeting", lambda ctx, rng: {"text": f"hello {ctx['who']} #{rng.randint(0, 9)}"})
 

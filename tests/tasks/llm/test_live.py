@@ -23,7 +23,7 @@ def test_a_real_model_answers_with_the_required_phrase(name, monkeypatch):
     env, model = MODELS[name]
     if not os.environ.get(env):
         pytest.skip(f"{env} not set")
-    monkeypatch.setattr(prompts, "render", lambda n, ctx: 'Write one sentence that includes "a teal bicycle".')
+    monkeypatch.setattr(prompts, "render_marked", lambda n, ctx: 'Write one sentence that includes "a teal bicycle".')
     monkeypatch.setattr(prompts, "prompt_hash", lambda n: "live")
     gw = Gateway(ProviderConfig(name=name, model=model, max_output_tokens=200))
     out = gw.generate("note", {"facts": [{"must_include": "a teal bicycle"}]}, Note, stage="live", persona_id=None)

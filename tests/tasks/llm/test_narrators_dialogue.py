@@ -317,14 +317,18 @@ def test_rendering_a_prompt_with_a_missing_variable_fails():
 
 def test_assistant_prompt_renders_exactly():
     context = assistant_context("advice_seeking", "negative", mentioned=[], user_message="Help?",
-                                min_words=60, max_words=200)
+                                min_words=60, max_words=200, history=[{"role": "user", "text": "Hi."},
+                                                                       {"role": "assistant", "text": "Hello!"}])
     assert prompts.render("assistant_turn", context) == (
+        'The conversation so far between Maya ("user") and their personal AI assistant ("assistant"):\n'
+        "user: Hi.\n"
+        "assistant: Hello!\n"
+        "user: Help?\n"
+        "\n"
         "Today is March 4, 2024, in the evening.\n"
         "You are a warm, practical personal AI assistant chatting with Maya. The conversation is\n"
-        "about advice seeking; the user's tone is negative.\n"
-        "\n"
-        "Maya's latest message (initial):\n"
-        "Help?\n"
+        "about advice seeking; the user's tone is negative. Reply to Maya's last\n"
+        "message above (a initial message).\n"
         "\n"
         "Reply helpfully in 60 to 200 words. Answer the message you were sent: respond to\n"
         "what they told you and how they feel about it, and to anything relevant they said earlier in the "
@@ -336,6 +340,27 @@ def test_assistant_prompt_renders_exactly():
         "\n"
         'Answer with JSON only: {"text": "<your reply>"}\n'
     )
+
+
+def test_a_sessions_prompts_start_with_the_conversation_one_turn_a_block():
+    """The user's and the assistant's prompts of a session start the same way (the conversation so far, one turn a
+    block, closed by the cache mark), so each call's prompt begins with the whole of the one before it."""
+    history = [{"role": "user", "text": "I adopted Biscuit today!", "kind": "initial"},
+               {"role": "assistant", "text": "Congratulations! How is he settling in?", "kind": "initial"}]
+    user_blocks, user_cached = prompts.render_blocks("user_turn_followup", followup_context("advice_seeking")
+                                                     | {"history": history})
+    turn = {"role": "user", "text": "He hid under the sofa all evening.", "kind": "followup"}
+    reply_blocks, reply_cached = prompts.render_blocks(
+        "assistant_turn", assistant_context("advice_seeking", history=history, user_message=turn["text"]))
+    assert user_cached == 3 and reply_cached == 4  # the heading and each turn: the mark closes the conversation
+    assert user_blocks[1:3] == ["user: I adopted Biscuit today!\n",
+                                "assistant: Congratulations! How is he settling in?\n"]
+    assert reply_blocks[:3] == user_blocks[:3] and reply_blocks[3] == "user: He hid under the sofa all evening.\n"
+    assert "".join(reply_blocks) == prompts.render("assistant_turn", assistant_context(
+        "advice_seeking", history=history, user_message=turn["text"]))
+    first, cached = prompts.render_blocks("user_turn_initial", initial_context("advice_seeking"))
+    assert cached == 0 and len(first) == 1 and "conversation so far" not in first[0]  # nothing said yet: no mark
+    assert all(prompts.CUT not in b and prompts.CACHE not in b for b in user_blocks + reply_blocks)
 
 
 class Recorder(OfflineProvider):

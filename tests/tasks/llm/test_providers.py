@@ -21,8 +21,10 @@ class Note(BaseModel):
 
 @pytest.fixture(autouse=True)
 def fake_prompt(monkeypatch):
-    templates = {"note": 'Write a note. Include "{w}" verbatim.', "other": 'Another: "{w}".'}
-    monkeypatch.setattr(prompts, "render", lambda name, ctx: templates[name].format(w=ctx["word"]))
+    templates = {"note": 'Write a note. Include "{w}" verbatim.', "other": 'Another: "{w}".',
+                 "chat": "Talk so far:\n" + prompts.CUT + "{turns}" + prompts.CACHE + prompts.CUT + 'Reply with "{w}".'}
+    monkeypatch.setattr(prompts, "render_marked", lambda name, ctx: templates[name].format(
+        w=ctx["word"], turns="".join(f"{t}\n{prompts.CUT}" for t in ctx.get("turns", []))))
     monkeypatch.setattr(prompts, "prompt_hash", lambda name: "h" * 16)
     for name in templates:
         monkeypatch.setitem(NARRATORS, name, lambda ctx, rng: {"text": f"template {ctx['word']}"})
@@ -120,6 +122,35 @@ def test_payloads_use_native_structured_output(mock):
         text: str = "default"
 
     assert strict_schema(Loose.model_json_schema()) is None
+
+
+def test_anthropic_requests_carry_the_cache_mark_and_read_what_the_turn_before_wrote(mock):
+    """A prompt of blocks goes to Anthropic as text blocks with `cache_control` on the block that ends its stable
+    prefix (OpenAI gets the joined text and caches by itself); a session's next call, whose blocks start with the
+    previous call's, reads that prefix from the cache and writes only what it adds."""
+    turns = [f"user: turn {i} " + "about the allotment and the tomatoes " * 30 for i in range(3)]
+    request = gateway(mock, "anthropic").request("chat", ctx("x") | {"turns": turns[:2]}, Note)
+    assert request.cached_blocks == 3 and "".join(request.blocks) == request.prompt
+    [message] = gateway(mock, "anthropic").provider.payload(request)["messages"]
+    assert [b["text"] for b in message["content"]] == request.blocks
+    assert [("cache_control" in b) for b in message["content"]] == [False, False, True, False]
+    assert message["content"][2]["cache_control"] == {"type": "ephemeral"}
+    body = gateway(mock, "openai").provider.payload(request)
+    assert body["messages"][1]["content"] == request.prompt  # one string: no marks
+    assert gateway(mock, "anthropic").provider.payload(gateway(mock, "anthropic").request(
+        "note", ctx("x"), Note))["messages"][0]["content"] == 'Write a note. Include "x" verbatim.'
+
+    from tests.llm_mock.server import MockLLM
+
+    with MockLLM(api_key=KEY, prompt_cache=True) as cached:
+        gw = gateway(cached, "anthropic", price_per_mtok_in=2.0, price_per_mtok_out=8.0)
+        for n in (1, 2, 3):
+            gw.generate("chat", ctx(f"w{n}") | {"turns": turns[:n]}, Note, stage="dialogue", persona_id="p0000")
+    first, second, third = gw.drain_ledger()
+    assert first.cached_input_tokens == 0 and first.cache_write_tokens > 0
+    assert second.cached_input_tokens == first.cache_write_tokens  # the first call's prefix, read back
+    assert third.cached_input_tokens == second.cached_input_tokens + second.cache_write_tokens
+    assert third.cost_usd < first.cost_usd * 1.2  # most of a longer prompt is read at a tenth of the price
 
 
 def test_a_rejected_key_stops_with_a_clear_message_and_no_secret(mock, monkeypatch):

@@ -9,6 +9,7 @@ from typing import Any
 
 from tasks.common.facttext import mentions
 from tasks.llm.providers.narrators import dialogue_filler
+from tasks.llm.providers.narrators.corpus import recent
 from tasks.llm.providers.narrators.realize import second_person, uncap
 
 _SENT = re.compile(r"(?<=[.!?])\s+(?=[\"'A-Z\[])")
@@ -34,7 +35,7 @@ def filler_reply(context: dict[str, Any], rng: random.Random) -> str:
     filler = context.get("filler") or {}
     topic = second_person(filler.get("topic", ""))  # `an old photo on my phone` said back as `your phone`
     said = filler.get("topic", "").strip().rstrip(".?")
-    if said and any(mentions(t["text"], said) for t in context.get("history") or [] if t["role"] == "user"):
+    if said and any(mentions(t["text"], said) for t in recent(context) if t["role"] == "user"):
         return filler_followup_reply(filler, topic, context["user_message"], rng)
     if filler.get("kind") == "request":
         answer = dialogue_filler.ANSWERS.get(topic) or f"Here is a simple way to approach {topic}: keep it practical."

@@ -28,6 +28,7 @@ from tasks.llm.providers.narrators.advice import named_parties, personal, steps_
 from tasks.llm.providers.narrators.answers import direct_answer
 from tasks.llm.providers.narrators.asides import filler_reply
 from tasks.llm.providers.narrators.closings import closing, followup_question
+from tasks.llm.providers.narrators.corpus import recent
 from tasks.llm.providers.narrators.detail_steps import detail_steps
 from tasks.llm.providers.narrators.details import asks, remarks, told_details
 from tasks.llm.providers.narrators.docnotes import doc_notes, doc_phrase
@@ -170,7 +171,7 @@ def intro_reply(context: dict[str, Any], rng: random.Random) -> str:
     mentioned = [m for m in context.get("mentioned") or [] if len(m.split()) <= 4 and m[:1].isupper()]
     named = mentioned or [n.split()[0] if len(n.split()) == 2 else n for n in names_in(message)
                           if n.split()[0] not in _NOT_NAMES]
-    before = said_before(list(context.get("history") or []))
+    before = said_before(recent(context))
 
     def fresh(options: tuple[str, ...] | list[str]) -> list[str]:
         return [o for o in options if o.lower() not in before] or list(options)
@@ -186,19 +187,22 @@ def intro_reply(context: dict[str, Any], rng: random.Random) -> str:
     parts.append(rng.choice(fresh(("I'll keep that in mind when we talk.", "That helps me understand your days "
                                    "better.", "It's useful context for anything you want to plan."))))
     m = rng.choice(named) if named else "that"
-    more = fresh([f"I'll remember {m} when we plan things together.", f"If anything changes with {m}, tell me and "
-                  "I'll keep up.", f"It sounds like {m} is a real part of your week.", "Knowing a little about your "
-                  "life makes my suggestions less generic.", f"We can come back to {m} whenever it's useful.",
-                  f"Tell me more about {m} any time; I'm listening.",
-                  "Every detail like that helps me give you advice that fits.",
-                  f"{capital(m)} sounds like an important part of the picture.",
-                  "That gives me a much better sense of your week.",
-                  "I'd like to hear more whenever you feel like sharing."])
+    lines = [f"I'll remember {m} when we plan things together.", f"If anything changes with {m}, tell me and "
+             "I'll keep up.", f"It sounds like {m} is a real part of your week.", "Knowing a little about your "
+             "life makes my suggestions less generic.", f"We can come back to {m} whenever it's useful.",
+             f"Tell me more about {m} any time; I'm listening.",
+             "Every detail like that helps me give you advice that fits.",
+             f"{capital(m)} sounds like an important part of the picture.",
+             "That gives me a much better sense of your week.",
+             "I'd like to hear more whenever you feel like sharing."]
+    more = fresh(lines)
     rng.shuffle(more)
+    said = [line for line in lines if line not in more]  # a session of introductions can use up the fresh ones:
+    rng.shuffle(said)  # then a line said earlier in the window, rather than a reply too short for its range
     close = rng.choice(fresh((f"What do you like most about {m}?", f"How long has {m} been part of your life?",
                               f"Is {m} something you'd like to tell me more about?",
                               f"What should I know about {m}?"))) if named else "What else would you like me to know?"
-    more = answered[::-1] + more  # popped from the end: what they told is said back last, before the question
+    more = said + answered[::-1] + more  # popped from the end: what they told is said back last, before the question
     while more and words(parts + [close]) < int(context["min_words"]):
         parts.append(more.pop())
     return " ".join(parts + [close])
@@ -304,7 +308,7 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
         tone = CALLED_OFF
     message, mentioned = context["user_message"], list(context.get("mentioned") or [])
     values = list(context.get("told_values") or []) + list(context.get("avoid") or [])  # avoid: said untold
-    handle = known_handle(event, message, list(context.get("history") or []), rng, values)
+    handle = known_handle(event, message, recent(context), rng, values)
     if event.get("phrase"):  # a callback to background, named as the user named it
         handle = second_person(event["phrase"])
     intent = intent_of(message)
@@ -313,7 +317,7 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     target = min(hi, rng.randint(max(lo, mid - 20), mid + 30))
     name = context.get("user_first_name") or "there"
     asked = [s for s in user_sentences(message) if s.endswith("?")]
-    direct = direct_answer(asked[-1], tone, handle, rng, values, said_before(list(context.get("history") or []))
+    direct = direct_answer(asked[-1], tone, handle, rng, values, said_before(recent(context))
                            ) if asked else None
     opened = False  # whether the reply opens on the suggestion they took up
     if context["turn_kind"] == "followup":  # a reaction only to the suggestion they took up, then the answer
@@ -322,7 +326,7 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
         parts = [followup_reaction(took, rng)] if opened else []
     else:
         parts = [reaction(tone, context["turn_kind"], context["category"], handle, name, rng, event.get("kind"))]
-    before = said_before(list(context.get("history") or []))
+    before = said_before(recent(context))
     limit = 3 if context["turn_kind"] == "followup" or context.get("attachment") else 5
     answered = responses(message, tone, rng, values, limit, before)  # what it says back to each thing they told
     parts += answered
@@ -332,11 +336,11 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     tied = callback(message, elsewhere, rng) if tie else None
     parts += [tied] if tied else []
     domain = domain_of(event.get("kind")) if event.get("kind") else attribute_domain(event.get("attribute") or "")
-    seen = " ".join([message] + [t.get("text", "") for t in context.get("history") or [] if t.get("role") == "user"])
+    seen = " ".join([message] + [t.get("text", "") for t in recent(context) if t.get("role") == "user"])
     parties = {k: v for k, v in named_parties(event.get("entity"), seen).items() if not says_value(v, values)}
     thought = None
     if context["turn_kind"] == "initial" and not context.get("attachment"):  # what it thinks of the news itself
-        sharp = handle if event.get("phrase") else known_handle(event, message, list(context.get("history") or []),
+        sharp = handle if event.get("phrase") else known_handle(event, message, recent(context),
                                                                  rng, values, sharpest=True)
         thought = observation(domain, tone, sharp, parties, rng, before)
         if thought:
@@ -345,7 +349,7 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
     picked_up = remarks(details, tone, rng, before, 2)
     parts += picked_up[:1] if context["turn_kind"] == "initial" and not context.get("attachment") else []
     if context.get("attachment"):
-        said = " ".join(t["text"] for t in context.get("history") or [] if t["role"] == "assistant")
+        said = " ".join(t["text"] for t in recent(context) if t["role"] == "assistant")
         parts += doc_notes(context["attachment"], rng, said, values)
     taken = taken_up(message) if context["turn_kind"] == "followup" else None  # not suggested again at once
     close = followup_question(tone, context["category"], handle, intent,
@@ -399,7 +403,7 @@ def assistant_turn(context: dict[str, Any], rng: random.Random) -> dict[str, Any
         tie = callback(message, [m for m in elsewhere if not says_value(m, values)], rng)  # news, then an offer
         more = [tie] if tie and tie not in parts else []
         more += [r for r in picked_up if r not in parts]  # a remark on what they told before more advice
-        back = recalled(list(context.get("history") or []), rng, values, before + " ".join(parts).lower(), 3)
+        back = recalled(recent(context), rng, values, before + " ".join(parts).lower(), 3)
         more += back
         while more and words(parts + [lead or ""] + body + [close]) < target:  # what they said, up to its length
             body.append(more.pop(0))

@@ -150,6 +150,15 @@ def lead_in(sentence: str, style: dict[str, Any], rng: random.Random) -> str:
     return f"{capital(rng.choice(vocab))}, {sentence if keep else sentence[:1].lower() + sentence[1:]}"
 
 
+def recent(context: dict[str, Any]) -> list[dict[str, str]]:
+    """The turns a dialogue narrator reads (what it does not repeat, what the user already said): the last
+    `context_window` turns (`recent`), not the longer stretch the prompt shows a model for its prompt cache
+    (`history`, tasks/dialogue/verify.py `window_start`). The offline narrator's sense of what was just said is
+    the window it was made for."""
+    turns = context["recent"] if "recent" in context else context.get("history")
+    return list(turns or [])
+
+
 def capital(text: str) -> str:
     """`text` with its first character upper-cased."""
     return text[:1].upper() + text[1:]

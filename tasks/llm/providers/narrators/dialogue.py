@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tasks.common.facttext import mentions
-from tasks.llm.providers.narrators.corpus import SAD_EMOJI, band, capital
+from tasks.llm.providers.narrators.corpus import SAD_EMOJI, band, capital, recent
 from tasks.llm.providers.narrators.dialogue_banks import (
     EMOJI,
     POINT_FRAMES,
@@ -287,7 +287,7 @@ def user_turn_filler(context: dict[str, Any], rng: random.Random) -> dict[str, A
     """Small talk or an unrelated request about `filler.topic`; no facts about the user's life."""
     filler = context["filler"]
     topic = filler["topic"].strip().rstrip(".?")
-    if any(mentions(t["text"], topic) for t in context.get("history") or [] if t["role"] == "user"):  # said it
+    if any(mentions(t["text"], topic) for t in recent(context) if t["role"] == "user"):  # said it
         return {"text": timed(build(*filler_followup(filler["kind"], rng), context, rng), context)}
     if filler["kind"] == "request":
         required = [rng.choice(REQUEST_FRAMES).format(t=topic)]
@@ -297,7 +297,7 @@ def user_turn_filler(context: dict[str, Any], rng: random.Random) -> dict[str, A
         end = "?" if verb.startswith(("can ", "what ", "has ")) else "."
         required = [sentence(rng.choice(SMALL_TALK_OPENERS), verb, topic, end=end)]
         optional = [sentence(rng.choice(SMALL_TALK_ABOUT)), rng.choice(SMALL_TALK_QUESTIONS)]
-    greeting = time_greeting(context, rng) if not context.get("history") and rng.random() < 0.4 else None
+    greeting = time_greeting(context, rng) if not recent(context) and rng.random() < 0.4 else None
     return {"text": timed(build(required, optional, context, rng, greeting), context)}
 
 

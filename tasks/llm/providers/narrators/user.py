@@ -18,7 +18,7 @@ import re
 from typing import Any
 
 from tasks.common.facttext import mentions, says_value
-from tasks.llm.providers.narrators.corpus import band
+from tasks.llm.providers.narrators.corpus import band, recent
 from tasks.llm.providers.narrators.dialogue import attachment_lines, build, ensure_phrases, time_greeting, timed
 from tasks.llm.providers.narrators.lexicon import handle_of, short_handle, specific_handle
 from tasks.llm.providers.narrators.realize import (
@@ -247,7 +247,7 @@ def initial_plan(context: dict[str, Any], rng: random.Random) -> tuple[list[str]
     """The sentences an opening message must contain, and optional ones in preference order."""
     style, cat, event = context["style"], context["category"], context["event"]
     handle = topic_handle(event, rng)
-    mid = bool(context.get("history"))
+    mid = bool(recent(context))
     transitions = ("Oh, and", "Also,", "Another thing:", "And", "By the way,")
     lead = rng.choice(transitions) if mid and rng.random() < 0.6 else ""
     required: list[str] = []
@@ -287,7 +287,7 @@ def initial_plan(context: dict[str, Any], rng: random.Random) -> tuple[list[str]
         act = ask(cat, handle, rng, event.get("valence"))
         (required if cat in ("advice_seeking", "scheduling", "attachment_consultation") else optional).append(act)
     if not context.get("intro"):
-        earlier = " ".join(t["text"] for t in context.get("history") or [] if t["role"] == "user").lower()
+        earlier = " ".join(t["text"] for t in recent(context) if t["role"] == "user").lower()
         mood = feeling(event["valence"], style, topic_handle(event, rng), rng, earlier)
         optional.insert(0 if rng.random() < 0.5 else len(optional), mood)
     return required, optional
@@ -297,7 +297,7 @@ def initial_plan(context: dict[str, Any], rng: random.Random) -> tuple[list[str]
 def user_turn_initial(context: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """A user message that opens (or, `continues`, goes on with) a topic: see the module doc."""
     required, optional = initial_plan(context, rng)
-    starts = not context.get("history")
+    starts = not recent(context)
     greet = starts and rng.random() < (0.2 if context["category"] == "status_update" else 0.4)
     text = build(required, optional, context, rng, time_greeting(context, rng) if greet else None)
     return {"text": timed(ensure_phrases(named_once(text, context["event"], context), context), context)}
@@ -416,7 +416,7 @@ def user_turn_followup(context: dict[str, Any], rng: random.Random) -> dict[str,
     event = context["event"]
     handle = topic_handle(event, rng)
     para = context.get("paraphrase")
-    asked = " ".join(t["text"] for t in context.get("history") or [] if t["role"] == "user").lower()
+    asked = " ".join(t["text"] for t in recent(context) if t["role"] == "user").lower()
     again = any(a.split("{t}")[0].lower() in asked for a in AGAIN_ASKS + ("Should I try to {t} another time?",))
     if para or again or rng.random() < 0.5:  # whether to do it again is asked once a topic
         fresh = [a for a in FOLLOW_ASKS if not ask_asked(a, asked)]
@@ -429,7 +429,7 @@ def user_turn_followup(context: dict[str, Any], rng: random.Random) -> dict[str,
     required = [react(context, handle, rng), q]
     if context.get("complete"):  # the second half of a split fact (tasks/dialogue/mentions.py), said as news
         required.insert(1, context["complete"])
-    heard = " ".join(t["text"] for t in context.get("history") or [])
+    heard = " ".join(t["text"] for t in recent(context))
     told = list(context.get("told") or [])
     optional = list(attachment_lines(context["attachment"], rng, 1, heard=heard, told=told)) if context.get(
         "attachment") else []
@@ -437,7 +437,7 @@ def user_turn_followup(context: dict[str, Any], rng: random.Random) -> dict[str,
     added = detail_line(event, heard_now, rng, told) if rng.random() < 0.6 else None  # something new about it
     optional += [added] if added else []
     optional.append(worry(event, topic_handle(event, rng), rng, asked))
-    last = next((t["text"] for t in reversed(context.get("history") or []) if t["role"] == "user"), "")
+    last = next((t["text"] for t in reversed(recent(context)) if t["role"] == "user"), "")
     if not felt(last) and rng.random() < FEELING_SHARE:  # people do not restate a feeling in every message
         optional.append(feeling(event["valence"], context["style"], topic_handle(event, rng), rng, asked))
     text = build(required, optional, context, rng)
