@@ -76,6 +76,9 @@ class StageRow:
     batch_cost: float | None = 0.0
     batch_cache_cost: float | None = 0.0
     """At the batch price, the repeated prefixes read from the prompt cache."""
+    cache_cost: float | None = 0.0
+    """At the synchronous price, the repeated prefixes read from the prompt cache (both providers cache synchronous
+    calls: OpenAI by itself, Anthropic at the prompts' marks)."""
     price: str = ""
     mode: str = "sync"
     """The provider's mode: `batch` calls are billed at the batch price (tasks/llm/batch.py)."""
@@ -98,6 +101,8 @@ class Plan:
     """Per stage and prompt: input tokens, the repeated prefix a prompt cache could serve, and its share."""
     prices_as_of: str = PRICES_AS_OF
     assumptions: list[str] = field(default_factory=list)
+    hints: list[str] = field(default_factory=list)
+    """What the config could change to cost less (`hint:` lines)."""
     batch_rounds: int = 0
     """Batch mode: the rounds on the longest persona's path, each waiting for one batch (flows/plan.py
     `batch_rounds`); the wall time is at least this many batch turnarounds."""
@@ -140,6 +145,15 @@ class Plan:
         return None if self.unknown_price else round(sum(r.batch_cache_cost or 0.0 for r in self.rows), 4)
 
     @property
+    def cache_expected_cost(self) -> float | None:
+        """`expected_cost` with the prompt cache serving every repeated prefix: the best case, where
+        `expected_cost` (which the cost ceiling checks) is the most the build can cost."""
+        if self.unknown_price:
+            return None
+        return round(sum((r.batch_cache_cost if r.mode == "batch" and r.batch_cache_cost is not None
+                          else r.cache_cost) or 0.0 for r in self.rows), 4)
+
+    @property
     def repeated_prefix_share(self) -> float:
         """The share of the paid input tokens that repeats an earlier request's prefix (what caching can serve)."""
         paid = sum(r.input_tokens for r in self.rows if r.provider != "offline")
@@ -153,11 +167,12 @@ class Plan:
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "personas": self.personas, "calls": self.calls, "cache_hits": self.cache_hits,
                 "input_tokens": self.input_tokens, "output_tokens": self.output_tokens, "cost": self.cost,
-                "expected_cost": self.expected_cost,
+                "expected_cost": self.expected_cost, "cache_expected_cost": self.cache_expected_cost,
                 "batch_cost": self.batch_cost, "batch_cache_cost": self.batch_cache_cost,
                 "repeated_prefix_share": self.repeated_prefix_share, "prompts": self.prompts,
                 "min_wall_seconds": round(self.min_wall_seconds, 1), "batch_rounds": self.batch_rounds,
                 "currency": "USD", "prices_as_of": self.prices_as_of, "unknown_price": self.unknown_price,
+                "hints": self.hints,
                 "bounds": {k: round(v, 1) for k, v in self.bounds.items()}, "assumptions": self.assumptions,
                 "stages": [asdict(r) for r in self.rows]}
 
@@ -347,11 +362,13 @@ def make_plan(config: BuildConfig, counted: list[PersonaCount]) -> Plan:
         row.price = describe(price)
         row.mode = providers[stage].mode
         if price is None:
-            row.cost = row.batch_cost = row.batch_cache_cost = None
+            row.cost = row.batch_cost = row.batch_cache_cost = row.cache_cost = None
             if row.calls > row.cache_hits:
                 unknown.append(f"{row.provider} {row.model}")
             continue
         row.cost = round(price.cost(row.input_tokens, row.output_tokens), 4)
+        row.cache_cost = round(price.cost(row.input_tokens, row.output_tokens, row.cached_input_tokens,
+                                          row.cache_write_tokens), 4)
         batch = price.batch is not None
         row.batch_cost = None if not batch else round(price.cost(row.input_tokens, row.output_tokens, batch=True), 4)
         row.batch_cache_cost = None if not batch else round(price.cost(
@@ -399,8 +416,13 @@ def make_plan(config: BuildConfig, counted: list[PersonaCount]) -> Plan:
                "share": round(read / inp, 4) if inp else 0.0}
               for (stage, prompt), (inp, read, _) in sorted(prompts.items(), key=lambda kv: (order.get(kv[0][0], 99),
                                                                                              -kv[1][0]))]
+    hints = [f"no dialogue prompt of {r.provider} {r.model} reaches its prompt cache's minimum, so the longer view "
+             f"context_step gives (a start that moves in steps of {config.stages.dialogue.context_step} turns) is "
+             "paid in full: [stages.dialogue] context_step = 0 sends less"
+             for r in rows if r.stage == "dialogue" and r.provider != "offline" and r.calls > r.cache_hits
+             and not r.cached_input_tokens and config.stages.dialogue.context_step > 0]
     return Plan(config.name, len(counted), rows, max(bounds.values(), default=0.0), bounds, sorted(set(unknown)),
-                shares, assumptions=assumptions, batch_rounds=waits)
+                shares, assumptions=assumptions, hints=hints, batch_rounds=waits)
 
 
 def _endpoints(providers: dict[str, ProviderConfig]) -> dict[tuple[str, str, str], list[str]]:
@@ -445,7 +467,8 @@ def text_lines(plan: Plan) -> list[str]:
     batched = sorted({f"{r.provider} {r.model}" for r in plan.rows if r.mode == "batch" and r.provider != "offline"})
     if plan.paid:
         lines.append(f"expected bill: {money(plan.expected_cost)}"
-                     + (f" (batch mode for {', '.join(batched)}: at the batch price)" if batched else ""))
+                     + (f" (batch mode for {', '.join(batched)}: at the batch price)" if batched else "")
+                     + f"; {money(plan.cache_expected_cost)} if the prompt cache serves every repeated prefix")
         top = sorted(plan.prompts, key=lambda p: -p["input_tokens"])[:6]
         lines.append(f"repeated prefix: {plan.repeated_prefix_share:.1%} of the input tokens repeat the start of an "
                      "earlier request (what a prompt cache can serve); by prompt: "
@@ -460,6 +483,7 @@ def text_lines(plan: Plan) -> list[str]:
         lines.append(f"minimum wall time {duration(plan.min_wall_seconds)}, set by {top}; the other bounds: "
                      + "; ".join(f"{k} {duration(v)}" for k, v in plan.bounds.items() if k != top))
         lines += [f"assumes: {a}" for a in plan.assumptions]
+        lines += [f"hint: {h}" for h in plan.hints]
         if batched:
             lines.append(f"batch mode: {plan.batch_rounds:,} rounds on the longest persona's path, each waiting for "
                          "its batch (minutes to a day): the build takes at least that many batch turnarounds, not "

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from flows.cli import app
-from flows.plan import PersonaCount, make_plan, makespan, needed_stages, plan_build, round_seconds
+from flows.plan import PersonaCount, make_plan, makespan, needed_stages, plan_build, round_seconds, text_lines
 from schemas.config import ProviderConfig, load_preset
 from tasks.llm.counting import CountingProvider, PeekCache, tokenizer_name
 from tasks.llm.pricing import PRICES_AS_OF, price_for, table_price
@@ -138,7 +138,12 @@ def test_plan_build_counts_a_real_provider_as_an_offline_build_walks():
     assert shares.get("rephrase_question", 0.0) == 0.0  # no marks: Anthropic caches nothing
     dialogue = next(r for r in sonnet.rows if r.stage == "dialogue")
     assert 0 < dialogue.cache_write_tokens < dialogue.cached_input_tokens  # each call writes what it adds
-    assert dialogue.batch_cache_cost < dialogue.batch_cost
+    assert dialogue.batch_cache_cost < dialogue.batch_cost and dialogue.cache_cost < dialogue.cost
+    assert sonnet.cache_expected_cost < sonnet.expected_cost == sonnet.cost  # synchronous: the cache's best case
+    assert "if the prompt cache serves every repeated prefix" in "\n".join(text_lines(sonnet)) and not sonnet.hints
+    haiku = plan_build(tiny.model_copy(update={"provider": ProviderConfig(name="anthropic",
+                                                                          model="claude-haiku-4-5")}), workers=1)
+    assert haiku.repeated_prefix_share == 0 and any("context_step = 0" in h for h in haiku.hints)  # caches 4,096+
 
 
 def test_the_prefix_tracker_finds_what_a_prompt_cache_could_serve():
@@ -175,7 +180,7 @@ def test_a_batch_mode_plan_bills_the_batch_price():
            "input_tokens": 10**6, "output_tokens": 0}
     plan = make_plan(cfg, [PersonaCount("p0", [row], {"loop": [[1]]})])
     assert plan.cost == pytest.approx(0.40) and plan.expected_cost == pytest.approx(0.20)
-    from flows.plan import over_ceiling, text_lines
+    from flows.plan import over_ceiling
 
     assert over_ceiling(plan, 0.25) is None and "costs $0.20" in over_ceiling(plan, 0.1)
     assert any(line.startswith("expected bill: $0.20 (batch mode") for line in text_lines(plan))
