@@ -26,7 +26,8 @@ def _plan(cfg: BuildConfig, home: Path, workers: int | None = None):
 def approve_cost(cfg: BuildConfig, home: Path, yes: bool) -> None:
     """Print the plan of a paid build; above [limits] max_cost_usd (or at an unknown price) ask, or with no
     terminal to ask on, refuse unless `yes`. Nothing has been sent when this refuses."""
-    from flows.plan import over_ceiling, text_lines
+    from flows.plan import over_ceiling
+    from flows.plan_text import text_lines
 
     plan = _plan(cfg, home)
     for line in text_lines(plan):
@@ -55,7 +56,7 @@ def plan(
     if fmt not in ("text", "json"):
         fail(f"unknown --format {fmt!r}; use text or json")
     cfg = resolve_config(preset, config)
-    from flows.plan import text_lines
+    from flows.plan_text import text_lines
 
     found = _plan(cfg, home, workers)
     if fmt == "json":

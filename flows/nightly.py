@@ -91,7 +91,8 @@ def cost_check(config: BuildConfig, layout: Layout):
     """For a config on a paid provider: count its plan against the data root's call cache (an unchanged night finds
     nearly every call there) and publish it as the `nightly-plan` artifact; a plan above [limits] max_cost_usd, or
     at an unknown price, is not started (a Failed state saying why, nothing sent). None when the build may run."""
-    from flows.plan import over_ceiling, paid_stages, plan_build, plan_markdown
+    from flows.plan import over_ceiling, paid_stages, plan_build
+    from flows.plan_text import plan_markdown
 
     if not paid_stages(config):
         return None

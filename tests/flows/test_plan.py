@@ -11,7 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from flows.cli import app
-from flows.plan import PersonaCount, make_plan, makespan, needed_stages, plan_build, round_seconds, text_lines
+from flows.plan import PersonaCount, make_plan, makespan, needed_stages, plan_build, round_seconds
+from flows.plan_text import text_lines
 from schemas.config import ProviderConfig, load_preset
 from tasks.llm.counting import CountingProvider, PeekCache, tokenizer_name
 from tasks.llm.pricing import PRICES_AS_OF, price_for, table_price
