@@ -9,12 +9,11 @@ import pytest
 from pydantic import BaseModel
 
 from schemas.config import ProviderConfig
-from tasks.llm import prompts
 from tasks.llm.batch import BatchError, BatchRunner
 from tasks.llm.cache import CallCache
 from tasks.llm.gateway import CallSpec, Gateway
 from tasks.llm.limits import reset_limiters
-from tasks.llm.providers.offline import NARRATORS
+from tests.llm_mock.prompts import stand_in_prompts
 from tests.llm_mock.server import MockLLM
 
 KEY = "sk-batch-Zp4Lm7Qx2Vb9Nc6Rt1Jw"  # shares no 8 characters with the other tests' keys (redaction is per process)
@@ -26,9 +25,8 @@ class Note(BaseModel):
 
 @pytest.fixture(autouse=True)
 def fake_prompt(monkeypatch):
-    monkeypatch.setattr(prompts, "render_marked", lambda name, ctx: f'Write a note. Include "{ctx["word"]}" verbatim.')
-    monkeypatch.setattr(prompts, "prompt_hash", lambda name: "h" * 16)
-    monkeypatch.setitem(NARRATORS, "note", lambda ctx, rng: {"text": f"template {ctx['word']}"})
+    stand_in_prompts(monkeypatch, lambda name, ctx: f'Write a note. Include "{ctx["word"]}" verbatim.',
+                     {"note": lambda ctx, rng: {"text": f"template {ctx['word']}"}})
     monkeypatch.setenv("LLM_BATCH_KEY", KEY)
     reset_limiters()
 

@@ -3,10 +3,10 @@ from pydantic import BaseModel
 
 from schemas.config import ProviderConfig
 from tasks.llm import gateway as gw_module
-from tasks.llm import prompts
 from tasks.llm.cache import CallCache
 from tasks.llm.gateway import Gateway, GatewayError, LLMResponse
 from tasks.llm.providers.offline import NARRATORS
+from tests.llm_mock.prompts import stand_in_prompts
 
 
 class Greeting(BaseModel):
@@ -15,9 +15,8 @@ class Greeting(BaseModel):
 
 @pytest.fixture(autouse=True)
 def fake_prompt(monkeypatch):
-    monkeypatch.setattr(prompts, "render_marked", lambda name, ctx: f"say hello to {ctx['who']}")
-    monkeypatch.setattr(prompts, "prompt_hash", lambda name: "h" * 16)
-    monkeypatch.setitem(NARRATORS, "greeting", lambda ctx, rng: {"text": f"hello {ctx['who']} #{rng.randint(0, 9)}"})
+    stand_in_prompts(monkeypatch, lambda name, ctx: f"say hello to {ctx['who']}",
+                     {"greeting": lambda ctx, rng: {"text": f"hello {ctx['who']} #{rng.randint(0, 9)}"}})
 
 
 class Scripted:

@@ -6,8 +6,8 @@ import pytest
 from pydantic import BaseModel
 
 from schemas.config import ProviderConfig
-from tasks.llm import prompts
 from tasks.llm.gateway import Gateway
+from tests.llm_mock.prompts import stand_in_prompts
 
 pytestmark = pytest.mark.live
 
@@ -23,8 +23,7 @@ def test_a_real_model_answers_with_the_required_phrase(name, monkeypatch):
     env, model = MODELS[name]
     if not os.environ.get(env):
         pytest.skip(f"{env} not set")
-    monkeypatch.setattr(prompts, "render_marked", lambda n, ctx: 'Write one sentence that includes "a teal bicycle".')
-    monkeypatch.setattr(prompts, "prompt_hash", lambda n: "live")
+    stand_in_prompts(monkeypatch, lambda n, ctx: 'Write one sentence that includes "a teal bicycle".', hash_="live")
     gw = Gateway(ProviderConfig(name=name, model=model, max_output_tokens=200))
     out = gw.generate("note", {"facts": [{"must_include": "a teal bicycle"}]}, Note, stage="live", persona_id=None)
     row = gw.drain_ledger()[0]

@@ -10,7 +10,7 @@ from tasks.llm.gateway import CallSpec, Gateway
 from tasks.llm.preflight import check_providers
 from tasks.llm.providers import ProviderUnavailable
 from tasks.llm.providers.common import redact, strict_schema
-from tasks.llm.providers.offline import NARRATORS
+from tests.llm_mock.prompts import stand_in_prompts
 
 KEY = "sk-unit-FAKE-Hq3Wz8Rk5Nm2Tv7Y"
 
@@ -23,11 +23,9 @@ class Note(BaseModel):
 def fake_prompt(monkeypatch):
     templates = {"note": 'Write a note. Include "{w}" verbatim.', "other": 'Another: "{w}".',
                  "chat": "Talk so far:\n" + prompts.CUT + "{turns}" + prompts.CACHE + prompts.CUT + 'Reply with "{w}".'}
-    monkeypatch.setattr(prompts, "render_marked", lambda name, ctx: templates[name].format(
-        w=ctx["word"], turns="".join(f"{t}\n{prompts.CUT}" for t in ctx.get("turns", []))))
-    monkeypatch.setattr(prompts, "prompt_hash", lambda name: "h" * 16)
-    for name in templates:
-        monkeypatch.setitem(NARRATORS, name, lambda ctx, rng: {"text": f"template {ctx['word']}"})
+    stand_in_prompts(monkeypatch, lambda name, ctx: templates[name].format(
+        w=ctx["word"], turns="".join(f"{t}\n{prompts.CUT}" for t in ctx.get("turns", []))),
+        dict.fromkeys(templates, lambda ctx, rng: {"text": f"template {ctx['word']}"}))
     monkeypatch.setenv("LLM_UNIT_KEY", KEY)
     return templates
 
