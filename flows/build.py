@@ -25,6 +25,7 @@ from flows.limits import check_limits
 from flows.pipeline import PIPELINE, STAGE_ORDER, stage_rows
 from flows.pipeline import STAGES as PIPELINE_STAGES
 from flows.stages import STAGE_TASKS, Ctx, Staged, stage_tasks
+from flows.tiers import build_release_tiers
 from flows.viewing import view_release
 from schemas.config import BuildConfig
 from schemas.metrics import MeasureRow
@@ -48,6 +49,7 @@ from warehouse.parquet import land_rows
 from warehouse.paths import Layout, prepare_home
 from warehouse.provenance import code_version, package_versions
 from warehouse.runs import new_run_id, record_run
+from warehouse.tiers import tier_figures
 
 STAGES = STAGE_ORDER
 """The per-persona steps, in order (progress displays count these; flows/pipeline.py declares them)."""
@@ -330,6 +332,7 @@ def _manifest(con, layout: Layout, config: BuildConfig, run_id: str, report: Gat
         withdrawals=figures["withdrawals"], sources=figures["sources"], dialogue=figures["dialogue"],
         companion=figures["companion"], domain=figures["domain"],
         measures=measures_summary(figures["measures"], config),
+        tiers=tier_figures(con, run_id, config.release.tiers),
         parent=f"{config.name}/{versions[-1]}" if versions else None,
     )
 
@@ -360,6 +363,7 @@ def build_corpus(config: BuildConfig, home: str = ".lifeloom", version: str | No
         tasks = stage_tasks(layout.prefect_cache)
         counts, land_keys = run_branches(ctx, list(zip(ids, seed_texts, strict=True)), tasks)
         calibrate_questions(layout, run.run_id, config.stages.questions)  # withdraws what a memory-free prior answers
+        build_release_tiers(layout, config, run.run_id)  # the length tiers, over the calibrated questions
         figures = measure(layout, config, run.run_id, land_keys)
         counts |= {t: n for t, n in figures["row_counts"].items() if t in counts}  # as the views see them
         report = gate(layout, run.run_id, config, figures, return_state=True).result(raise_on_failure=False)

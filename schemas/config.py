@@ -17,6 +17,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from schemas.corpus import DIALOGUE_CATEGORIES
 from schemas.finance import FinanceOptions
 from schemas.metrics import DEFAULT_MEASURE_GATES, MeasureBound, bounds, measure_names
+from schemas.tiers import ReleaseOptions
 
 MODEL_STAGES = ("profile", "loop", "sources", "dialogue", "questions", "companion")
 """The stages that call a model, by the names `[stages.providers.<stage>]` overrides use."""
@@ -352,6 +353,7 @@ class BuildConfig(_Strict):
     provider: ProviderConfig = ProviderConfig()
     stages: StageOptions = StageOptions()
     gates: GateOptions = GateOptions()
+    release: ReleaseOptions = ReleaseOptions()
     runner: RunnerOptions = RunnerOptions()
     limits: Limits = Limits()
 

@@ -87,6 +87,9 @@ class Manifest(BaseModel):
     measures: dict[str, Any] = Field(default_factory=dict)
     """Validity measures (tasks/metrics/report.py `summary`): values, units, notes, thresholds, verdicts and the
     bundled reference's values; every row with its detail is in `measures.parquet`."""
+    tiers: dict[str, Any] = Field(default_factory=dict)
+    """The length tiers (warehouse/tiers.py `tier_summary`): per tier its budget, tokenizer, tokens per persona (min,
+    median, max), modes, haystack tokens and questions by category; empty when the config sets no tiers."""
     parent: str | None = None
     files: list[str] = Field(default_factory=list)
     data_docs: bool = False

@@ -29,6 +29,7 @@ from schemas.metrics import MeasureRow, QuestionCalibration, QuestionDifficulty
 from schemas.profile import Persona
 from schemas.qa import Evidence, Question
 from schemas.release import ReleaseRecord, RunRecord
+from schemas.tiers import TierChatTurn, TierItem, TierQuestion, TierRow
 from schemas.world import Constraint, Event, Fact, Plan, ProfileOp, ProfileSnapshot, WorldEntity
 
 
@@ -77,6 +78,10 @@ TABLES: dict[str, Table] = {
         Table("measures", MeasureRow, ("measure",), per_persona=False),
         Table("question_difficulty", QuestionDifficulty, ("question_id",), per_persona=False),
         Table("question_calibration", QuestionCalibration, ("question_id",), per_persona=False),
+        Table("tiers", TierRow, ("tier", "persona_id"), per_persona=False),
+        Table("tier_history", TierItem, ("tier", "persona_id", "position"), per_persona=False),
+        Table("tier_questions", TierQuestion, ("tier", "question_id"), per_persona=False),
+        Table("tier_chats", TierChatTurn, ("chat_id", "ordinal"), per_persona=False),
         Table("runs", RunRecord, ("run_id",), per_persona=False),
         Table("releases", ReleaseRecord, ("name", "version"), per_persona=False),
         Table("eval_results", EvalResult, ("eval_id", "system", "setting", "k", "question_id"), per_persona=False),
@@ -84,9 +89,12 @@ TABLES: dict[str, Table] = {
 }
 
 CORPUS_TABLES = tuple(n for n, t in TABLES.items() if t.per_persona)
-"""Tables a persona branch produces; a release holds these plus gate_results, measures, question_difficulty and
-question_calibration (the questions withdrawn across personas: tasks/questions/calibrate.py)."""
-RELEASE_TABLES = CORPUS_TABLES + ("gate_results", "measures", "question_difficulty", "question_calibration")
+"""Tables a persona branch produces; a release holds these plus gate_results, measures, question_difficulty,
+question_calibration (the questions withdrawn across personas: tasks/questions/calibrate.py) and the tier tables."""
+TIER_TABLES = ("tiers", "tier_history", "tier_questions", "tier_chats")
+"""The length tiers of a release (tasks/tiers/), built across personas after the calibration."""
+RELEASE_TABLES = CORPUS_TABLES + ("gate_results", "measures", "question_difficulty", "question_calibration",
+                                  *TIER_TABLES)
 """`eval_results` is written by `lifeloom eval` next to a release (warehouse/evaluation.py), never into it."""
 WITHDRAWN_BY_CALIBRATION = ("questions", "question_evidence", "question_reviews")
 """Tables whose views apply `question_calibration`: its questions and their evidence are left out, their reviews

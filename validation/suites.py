@@ -63,7 +63,7 @@ SUITES: list[Suite] = []
 FACTORIES: dict[str, Callable[[BuildConfig], Suite]] = {}
 SUITE_MODULES: tuple[str, ...] = (
     "validation.integrity", "validation.coverage", "validation.consistency", "validation.leakage",
-    "validation.distribution", "validation.companion", "validation.validity",
+    "validation.distribution", "validation.companion", "validation.validity", "validation.tiers",
 )
 """Modules that register suite factories when imported."""
 DEFAULT_CONFIG = BuildConfig(name="default")

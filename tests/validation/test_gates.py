@@ -35,7 +35,7 @@ def test_clean_corpus_passes_every_expectation(corpus, con_for):
     assert report.success, report.failure_message()
     assert [r.expectation for r in report.results][: len(INTEGRITY.checks)] == [c.name for c in INTEGRITY.checks]
     assert {r.suite for r in report.results} == {"integrity", "coverage", "consistency", "leakage", "distribution",
-                                                 "validity"}
+                                                 "validity", "tiers"}
     assert all(r.success and r.unexpected_count == 0 and r.sample == [] for r in report.results)
     assert report.summary()["failed"] == 0
     assert "PASS" in report.markdown()

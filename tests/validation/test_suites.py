@@ -37,7 +37,7 @@ def test_integrity_names_are_stable_and_unique():
 def test_every_family_has_a_suite_with_unique_names():
     suites = all_suites(GATE_CONFIG)
     assert [s.name for s in suites] == ["integrity", "coverage", "consistency", "leakage", "distribution",
-                                        "companion", "validity"]
+                                        "companion", "validity", "tiers"]
     names = [c.name for s in suites for c in s.checks]
     assert len(names) == len(set(names))
     assert all(c.frame in s.frames for s in suites for c in s.checks)

@@ -1,0 +1,40 @@
+"""The length-tier task: once the calibration has withdrawn what it withdraws, build every persona's tiers
+(tasks/tiers/select.py) from the run's tables and land them (warehouse/tiers.py)."""
+
+from __future__ import annotations
+
+import time
+
+from prefect import get_run_logger, task
+from prefect.cache_policies import NO_CACHE
+
+from schemas.config import BuildConfig
+from schemas.tiers import tier_budget
+from tasks.tiers.haystack import task_chat_items
+from tasks.tiers.select import build_tiers
+from warehouse.catalog import session
+from warehouse.paths import Layout
+from warehouse.tiers import land_tiers, read_lives
+
+
+@task(name="tiers", task_run_name="tiers {run_id}", cache_policy=NO_CACHE, persist_result=False)
+def build_release_tiers(layout: Layout, config: BuildConfig, run_id: str) -> dict[str, int]:
+    """Land the run's `tiers`, `tier_history` and `tier_questions` rows (empty when the config sets no tiers);
+    returns their row counts. A budget no question's evidence fits in raises TierError (a user error)."""
+    budgets = [tier_budget(t) for t in config.release.tiers]
+    started = time.perf_counter()
+    lives = []
+    if budgets:
+        con = session(layout, run_id)
+        try:
+            lives = read_lives(con, run_id)
+        finally:
+            con.close()
+    built = build_tiers(lives, budgets, config.seed, config.release.haystack_chat_share, task_chat_items)
+    counts = land_tiers(layout, run_id, built)
+    if budgets:
+        get_run_logger().info("tiers: %s for %d personas: %d history items, %d tier questions (%d re-derived) in "
+                              "%.1f s", ", ".join(config.release.tiers), len(lives), counts["tier_history"],
+                              counts["tier_questions"], sum(q.rederived for q in built.questions),
+                              time.perf_counter() - started)
+    return counts
