@@ -242,6 +242,9 @@ def eval_release(
     api_key_env: Annotated[str | None, typer.Option(help="Environment variable holding the API key.")] = None,
     base_url: Annotated[str | None, typer.Option(help="Provider base URL.")] = None,
     majority: Annotated[bool, typer.Option(help="Judge long answers by the majority of three judges.")] = False,
+    tiers: Annotated[str | None, typer.Option(
+        "--tiers", help="questions: comma-separated length tiers of the release (e.g. 32k,128k,1M, or `all`): score "
+                        "each tier and plot the length curve.")] = None,
     home: HomeOpt = DEFAULT_HOME,
     verify: VerifyOpt = True,
 ) -> None:
@@ -273,6 +276,9 @@ def eval_release(
         fail(f"bad provider options: {describe_validation_error(exc)}")
     except ValueError as exc:
         fail(str(exc).splitlines()[0])
+    if tiers is not None:
+        _eval_tiers(release, tiers, chosen, reader, majority, home)
+        return
     from flows.evaluate import evaluate_release
 
     result = evaluate_release(release=release, systems=chosen[0], settings=chosen[1], ks=chosen[2],
@@ -283,6 +289,35 @@ def eval_release(
         table.add_row(row["system"], row["setting"], str(row["k"]),
                       *[("–" if row[c] is None else f"{row[c]:.3f}") for c in ("hit_at_5", "recall_at_20", "mrr",
                                                                                 "accuracy")])
+    out.print(table)
+    out.print(f"eval {result['eval_id']}: {result['path']}\nreport: {result['report']}")
+
+
+def _eval_tiers(release: str, tiers: str, chosen: tuple, reader, majority: bool, home: Path) -> None:
+    """`lifeloom eval --tiers`: check the tiers against the release, score each, print the curve."""
+    from flows.evaluate import evaluate_tiers
+    from schemas.tiers import TierError, tier_budget, tier_name
+    from tasks.tiers.view import tier_names
+    from warehouse.diff import resolve_release
+    from warehouse.evaluation import load_tiers
+    from warehouse.paths import Layout
+
+    have = tier_names(load_tiers(resolve_release(Layout(home.expanduser().absolute()), release, False))[0])
+    asked = have if tiers.strip() == "all" else _csv(tiers, "tiers")
+    try:
+        asked = [tier_name(tier_budget(t)) for t in asked]
+    except TierError as exc:
+        fail(str(exc))
+    missing = [t for t in asked if t not in have]
+    if missing or not asked:
+        fail(f"the release has no tier {missing[0]!r}; its tiers: {', '.join(have) or 'none'}" if missing else
+             "the release has no tiers (build it with [release] tiers)")
+    result = evaluate_tiers(release=release, tiers=asked, systems=chosen[0], settings=chosen[1], ks=chosen[2],
+                            home=str(home.expanduser().absolute()), provider=reader, majority=majority, verify=False)
+    table = Table("tier", "system", "setting", "k", "n", "hit@5", "recall@20", "accuracy")
+    for row in result["curve"]:
+        table.add_row(row["tier"], row["system"], row["setting"], str(row["k"]), str(row["n"]),
+                      *[("–" if row[c] is None else f"{row[c]:.3f}") for c in ("hit_at_5", "recall_at_20", "accuracy")])
     out.print(table)
     out.print(f"eval {result['eval_id']}: {result['path']}\nreport: {result['report']}")
 

@@ -223,6 +223,9 @@ def export_cmd(
     dated_attachments: Annotated[bool, typer.Option(
         "--dated-attachments", help="rhelm: write an email file with no email for each attachment day without "
         "emails, so RHELM's evaluator (which dates attachments by those files) dates them.")] = False,
+    tier: Annotated[str | None, typer.Option(
+        "--tier", help="Export the release at one of its length tiers (e.g. 128k): each persona's tier history, "
+        "haystack included, and the questions of that tier.")] = None,
 ) -> None:
     """Write a frozen release in another benchmark's format; print what the format could not hold."""
     from warehouse.interop import InteropError, export_release
@@ -230,10 +233,12 @@ def export_cmd(
 
     try:
         files, report = export_release(Layout(home.expanduser().absolute()), release, fmt, out_dir, verify,
-                                       documents_as_sessions, dated_attachments)
+                                       documents_as_sessions, dated_attachments, tier)
     except InteropError as exc:
         fail(str(exc))
-    out.print(f"Exported {release} as {fmt}: {len(files)} file(s) under {out_dir}", highlight=False, soft_wrap=True)
+    at = f" at tier {tier}" if tier else ""
+    out.print(f"Exported {release}{at} as {fmt}: {len(files)} file(s) under {out_dir}", highlight=False,
+              soft_wrap=True)
     _print_issues(report)
 
 

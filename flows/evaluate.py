@@ -108,6 +108,62 @@ def evaluate_release(release: str, systems: list[str], settings: list[str], ks: 
     return {"eval_id": eval_id, "path": str(target), "report": str(target / "report.md"), "summary": summary}
 
 
+@flow(name="evaluate_tiers", flow_run_name="evaluate tiers {release}")
+def evaluate_tiers(release: str, tiers: list[str], systems: list[str], settings: list[str], ks: list[int],
+                   home: str = ".lifeloom", provider: ProviderConfig | None = None, majority: bool = False,
+                   seed: int = 0, dense_model: str | None = None, verify: bool = True) -> dict[str, Any]:
+    """Evaluate `release` at each of `tiers` (tasks/evaluate/tiers.py): each tier lands as an evaluation of its own
+    (`<eval_id>-<tier>`), and the length curve (curve.json as summary.json, report.md, length_curve.png) beside
+    them as `<eval_id>-tiers`. ValueError for a tier the release does not have."""
+    from schemas.tiers import tier_budget, tier_name
+    from tasks.evaluate import tiers as curve
+    from tasks.interop import Bundle
+    from tasks.tiers.view import apply_tier
+
+    check_request(systems, settings, ks)
+    _quiet_bm25s()
+    names = [tier_name(tier_budget(t)) for t in tiers]
+    layout = Layout(Path(home).expanduser().absolute())
+    path = resolve_release(layout, release, verify)
+    data = evaluation.load_release(path)
+    tier_rows = evaluation.load_tiers(path)
+    gateway = _gateway(provider, layout)
+    reader_label = "offline-extractive" if gateway is None else f"{provider.name}/{provider.model}"
+    content = hashlib.sha256((path / "manifest.json").read_bytes()).hexdigest()
+    base = harness.eval_id_of(data.ref, content, systems, settings, ks, reader_label, majority)
+    whole = Bundle(questions=data.questions, evidence=data.evidence, turns=data.turns, chunks=data.chunks)
+    by_tier: dict[str, list] = {}
+    for tier in names:
+        view = apply_tier(whole, tier, *tier_rows)
+        eval_id = f"{base}-{tier}"
+        rows = harness.evaluate(data.ref, eval_id, view.questions, view.evidence, view.turns, view.chunks, systems,
+                                settings, ks, gateway=gateway, majority=majority, seed=seed, dense_model=dense_model,
+                                names=data.names)
+        by_tier[tier] = rows
+        summary = {"eval_id": eval_id, "release": data.ref, "tier": tier, "run_id": data.run_id,
+                   "systems": list(systems), "settings": list(settings), "ks": list(ks), "reader": reader_label,
+                   "questions": len(view.questions), "rows": len(rows), "by_system": harness.summary_rows(rows)}
+        title = f"Evaluation of {data.ref} at tier {tier}"
+        evaluation.land_evaluation(evaluation.eval_dir(path, eval_id), rows, data.run_id, summary,
+                                   lambda folder, r=rows, t=title: report.write_report(r, folder, t))
+    points = curve.curve_rows(by_tier)
+    title = f"Length curve of {data.ref}"
+    notes = [f"release `{data.ref}`, tiers {', '.join(names)}, eval ids `{base}-<tier>`",
+             "each tier: the persona's tier history (haystack included) and the questions whose evidence it holds"]
+    md = curve.curve_markdown(points, title, notes)
+    target = evaluation.eval_dir(path, f"{base}-tiers")
+
+    def write(folder: Path) -> None:
+        (folder / "report.md").write_text(md)
+        curve.plot_curve(points, folder / "length_curve.png")
+
+    evaluation.land_curve(target, {"eval_id": f"{base}-tiers", "release": data.ref, "tiers": names,
+                                   "curve": points}, write)
+    refresh_catalog(layout)
+    create_markdown_artifact(key="eval-length-curve", markdown=md, description=title)
+    return {"eval_id": f"{base}-tiers", "path": str(target), "report": str(target / "report.md"), "curve": points}
+
+
 TRACKS = ("questions", "chat", "reconstruction")
 """What `lifeloom eval --track` scores: the questions (default), the chat probes, the profile reconstruction."""
 

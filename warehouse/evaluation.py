@@ -122,6 +122,32 @@ def load_companion(path: Path) -> CompanionData:
         con.close()
 
 
+def load_tiers(path: Path) -> tuple[list, list, list]:
+    """The length-tier rows of the release at `path`: tier_history, tier_questions, tier_chats (empty lists for a
+    release built before tiers existed)."""
+    from schemas.tiers import TierChatTurn, TierItem, TierQuestion
+
+    con = duckdb.connect()
+    try:
+        return tuple(_rows(con, path, t, m) if (path / f"{t}.parquet").is_file() else []
+                     for t, m in (("tier_history", TierItem), ("tier_questions", TierQuestion),
+                                  ("tier_chats", TierChatTurn)))
+    finally:
+        con.close()
+
+
+def land_curve(target: Path, summary: dict[str, Any], write_report) -> Path:
+    """Land a length curve (`lifeloom eval --tiers`): summary.json and the report (`write_report(folder)`), no
+    results table (each tier's results land as an evaluation of their own)."""
+
+    def results(staging: Path) -> Path:
+        path = staging / "curve.json"
+        path.write_text(json.dumps(summary.get("curve", []), indent=2, default=str) + "\n")
+        return path
+
+    return _land(target, results, summary, write_report)
+
+
 def eval_root(release_path: Path) -> Path:
     """`<home>/eval/<name>/<version>/` for the release folder `<home>/releases/<name>/<version>/`."""
     release_path = release_path.absolute()

@@ -80,10 +80,13 @@ def load_release(folder: Path) -> Bundle:
 # --- export ------------------------------------------------------------------------------------------------
 
 def export_release(layout: Layout, release: str, fmt: str, out: Path, verify: bool = True,
-                   documents_as_sessions: bool = False, dated_attachments: bool = False) -> tuple[list[Path], Report]:
+                   documents_as_sessions: bool = False, dated_attachments: bool = False,
+                   tier: str | None = None) -> tuple[list[Path], Report]:
     """Write release `release` (NAME/VERSION) in `fmt` under `out`; returns the files written and the report.
     The release is verified first (SHA-256 unless `verify` is False; sizes always). `documents_as_sessions`
-    (LoCoMo and LongMemEval, which hold conversations only) writes each document as a session of its chunks."""
+    (LoCoMo and LongMemEval, which hold conversations only) writes each document as a session of its chunks.
+    `tier` writes the release at that length tier (tasks/tiers/view.py): each persona's tier history (haystack as
+    sessions of the persona) and the tier's questions, with the answers a cut re-derived."""
     if fmt not in EXPORT_FORMATS + ("companion",):
         raise InteropError(f"unknown export format {fmt!r}; use {', '.join(EXPORT_FORMATS + ('companion',))}")
     if documents_as_sessions and fmt not in ("locomo", "longmemeval"):
@@ -94,7 +97,19 @@ def export_release(layout: Layout, release: str, fmt: str, out: Path, verify: bo
     if out.exists() and any(out.iterdir()):
         raise InteropError(f"output folder {out} is not empty")
     if fmt == "companion":
+        if tier is not None:
+            raise InteropError("--tier is for the question formats (hf, rhelm, locomo, longmemeval); the companion "
+                               "tracks have no tiers")
         return _export_companion(folder, release, out), Report()
+    if tier is not None:
+        bundle, report = tier_bundle(folder, tier), Report()
+        if fmt == "hf":
+            return _export_hf_tier(bundle, release, tier, out), report
+        if documents_as_sessions:
+            bundle = as_sessions(bundle, report)
+        converted, found = _exporter(fmt, dated_attachments)(bundle)
+        report.issues += found.issues
+        return [_write(out / rel, text) for rel, text in sorted(converted.items())], report
     if fmt == "hf":
         from tasks.interop.hf import dataset_card, export_tables
 
@@ -109,6 +124,36 @@ def export_release(layout: Layout, release: str, fmt: str, out: Path, verify: bo
     converted, found = _exporter(fmt, dated_attachments)(bundle)
     report.issues += found.issues
     return [_write(out / rel, text) for rel, text in sorted(converted.items())], report
+
+
+def tier_bundle(folder: Path, tier: str) -> Bundle:
+    """The release in `folder` at length tier `tier` (InteropError for a name that is not a size or a tier the
+    release does not have)."""
+    from schemas.tiers import TierError, tier_budget, tier_name
+    from tasks.tiers.view import apply_tier
+
+    try:
+        tier = tier_name(tier_budget(tier))
+    except TierError as exc:
+        raise InteropError(str(exc)) from None
+    rows = {t: rows_of(t, pq.read_table(folder / f"{t}.parquet").to_pylist()) if (folder / f"{t}.parquet").is_file()
+            else [] for t in ("tier_history", "tier_questions", "tier_chats")}
+    try:
+        return apply_tier(load_release(folder), tier, rows["tier_history"], rows["tier_questions"], rows["tier_chats"])
+    except ValueError as exc:
+        raise InteropError(str(exc)) from None
+
+
+def _export_hf_tier(bundle: Bundle, release: str, tier: str, out: Path) -> list[Path]:
+    """The tier's rows as a Hugging Face folder: one config per table of the tier's view."""
+    from schemas.tables import to_arrow
+    from tasks.interop.hf import dataset_card, export_tables
+
+    tables = {t: to_arrow(t, bundle.rows(t), "") for t in Bundle.TABLES}
+    files = _write_tables(out, export_tables(tables))
+    files.append(_write(out / "README.md", dataset_card(f"{release} at tier {tier}", sorted(tables),
+                                                        {t: v.num_rows for t, v in tables.items()})))
+    return files
 
 
 def _export_companion(folder: Path, release: str, out: Path) -> list[Path]:
