@@ -97,7 +97,7 @@ def build(
 
     result = run_build(cfg, layout, version, out, freeze_if_unchanged=force_new_version or version is not None)
     if result.error:
-        fail(result.error, code=1)
+        fail(result.error, code=2 if result.bad_input else 1)
     if result.release_path is None:
         out.print(f"unchanged, matches {result.matched}: nothing frozen (--force-new-version freezes a new version "
                   "anyway)", highlight=False, soft_wrap=True)

@@ -23,6 +23,8 @@ class BuildOutcome:
     error: str | None = None
     matched: str | None = None
     result: dict = field(default_factory=dict)
+    bad_input: bool = False
+    """The build stopped on the user's input (a tier its personas cannot hold): exit 2, not 1."""
 
 
 @dataclass
@@ -132,7 +134,9 @@ def run_build(config: BuildConfig, layout: Layout, version: str | None, console:
     except Exception as exc:  # the flow already recorded the failed run and its reasons
         reason = redact(describe_failure(exc))
         console.print(summary_table(layout, None, tally, f"failed: {reason.splitlines()[0]}"))
-        return BuildOutcome(error=f"build failed: {reason}")
+        from schemas.tiers import TierError
+
+        return BuildOutcome(error=f"build failed: {reason}", bad_input=isinstance(exc, TierError))
     finally:
         ticking.set()
         progress.attach(None)

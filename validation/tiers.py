@@ -57,22 +57,36 @@ def _kept(con: duckdb.DuckDBPyConnection, run_id: str) -> dict[tuple[str, str], 
     return kept
 
 
+def _carriers(con: duckdb.DuckDBPyConnection, run_id: str, holder: dict[str, str]) -> dict[str, set[str]]:
+    """Per fact, the items (sessions, documents) that show it: a counting mention or an evidence row."""
+    carriers: dict[str, set[str]] = defaultdict(set)
+    for fid, eid in stream(con, "select fact_id, evidence_id from {fact_mentions} where run_id = $run_id and counts",
+                           run_id, "fact_mentions"):
+        carriers[fid].add(holder.get(eid, ""))
+    for fid, eid in stream(con, "select fact_id, evidence_id from {question_evidence} where run_id = $run_id and "
+                           "fact_id is not null", run_id, "question_evidence"):
+        carriers[fid].add(holder.get(eid, ""))
+    return carriers
+
+
 def evidence_frame(con: duckdb.DuckDBPyConnection, run_id: str) -> pd.DataFrame:
     """One row per tier question: `outside`, its listed evidence items outside the tier's history plus its evidence
     facts with no item there."""
     holder = dict(stream(con, CONTAINERS_SQL, run_id, "turns", "chunks"))
     kept = _kept(con, run_id)
+    carriers = _carriers(con, run_id, holder)
     groups: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     for qid, eid, fid in stream(con, "select question_id, evidence_id, fact_id from {question_evidence} "
                                 "where run_id = $run_id", run_id, "question_evidence"):
-        groups[qid][fid or eid].add(holder.get(eid, ""))
+        groups[qid][fid or eid] |= {holder.get(eid, "")} | carriers.get(fid, set())
     rows = []
-    for tier, qid, pid, listed in stream(con, "select tier, question_id, persona_id, evidence_ids from "
-                                         "{tier_questions} where run_id = $run_id order by all", run_id,
-                                         "tier_questions"):
+    for tier, qid, pid, listed, rederived in stream(
+            con, "select tier, question_id, persona_id, evidence_ids, rederived from {tier_questions} "
+            "where run_id = $run_id order by all", run_id, "tier_questions"):
         items = kept[(tier, pid)]
         outside = sum(holder.get(e) not in items for e in listed or ())
-        outside += sum(not (g & items) for g in groups[qid].values())
+        if not rederived:  # a re-derived count rests on the instances the tier keeps (the answers frame checks it)
+            outside += sum(not (g & items) for g in groups[qid].values())
         rows.append((f"{tier}/{qid}", outside))
     return pd.DataFrame(rows, columns=["ref", "outside"]).astype({"outside": "int64"})
 
@@ -115,13 +129,7 @@ def answers_frame(con: duckdb.DuckDBPyConnection, run_id: str) -> pd.DataFrame:
     """One row per tier question of an all-instances question: `stale` is 1 when its answer is not what the tier's
     history gives (an instance out of the history and the answer not re-counted to those left), else 0."""
     holder = dict(stream(con, CONTAINERS_SQL, run_id, "turns", "chunks"))
-    carriers: dict[str, set[str]] = defaultdict(set)
-    for fid, eid in stream(con, "select fact_id, evidence_id from {fact_mentions} where run_id = $run_id and counts",
-                           run_id, "fact_mentions"):
-        carriers[fid].add(holder.get(eid, ""))
-    for qid, eid, fid in stream(con, "select question_id, evidence_id, fact_id from {question_evidence} "
-                                "where run_id = $run_id and fact_id is not null", run_id, "question_evidence"):
-        carriers[fid].add(holder.get(eid, ""))
+    carriers = _carriers(con, run_id, holder)
     asked = {qid: (answer, atype, json.loads(d) if isinstance(d, str) else d or {}) for qid, answer, atype, d in
              stream(con, "select question_id, answer, answer_type, derivation from {questions} "
                     "where run_id = $run_id", run_id, "questions")}

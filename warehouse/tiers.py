@@ -154,6 +154,10 @@ def _needs(con, run_id, session_of, doc_of, carriers, attrs, fact_day, doc_day, 
                       for f in d.get("fact_ids") or () if f in fact_day)
         units += tuple(Unit(doc, (doc,), _day(doc_day[doc])) for doc in d.get("doc_ids") or () if doc in doc_day)
         every = bool(d.get("all_instances")) and bool(units)
+        if every:  # the instances are checked as units (all seen, or a count re-derived), not as evidence groups
+            counted = {u.unit_id for u in units}
+            groups = {k: v for k, v in groups.items() if k not in counted and not (isinstance(k, tuple) and
+                                                                                  v <= counted)}
         facts = {f for f in d.get("fact_ids") or ()} | {fid for _, _, fid in rows if fid}
         out[pid].append(Need(
             question_id=qid, persona_id=pid, category=category, question_time=qtime, answer=answer,

@@ -68,6 +68,7 @@ def plot_curve(rows: list[dict], path: Path) -> Path:
             ax.plot(xs, [r["hit_at_5"] if r["hit_at_5"] is not None else float("nan") for r in mine], "--",
                     color=colour, alpha=0.6)
     ax.set_xscale("log")
+    ax.minorticks_off()
     ticks = sorted({r["budget"] for r in rows})
     ax.set_xticks(ticks, sorted({r["tier"] for r in rows}, key=tier_budget))
     ax.set(title="accuracy (solid) and hit@5 (dashed) by length tier", xlabel="tier (tokens of history)",
