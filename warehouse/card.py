@@ -48,7 +48,7 @@ seen, and questions whose answers are computed from the simulation's ground trut
 | table | rows |
 |---|---|
 {counts}
-{dialogue_section(manifest.dialogue)}{card_section(manifest.measures)}
+{dialogue_section(manifest.dialogue)}{tier_section(manifest.tiers)}{card_section(manifest.measures)}
 Every question cites the turns and chunks (`question_evidence`) whose text carries the facts its
 answer rests on, and every cited item precedes the question's `question_time`. `question_reviews`
 holds the QA verifier's scores for every question, withdrawn ones included, with the reason.
@@ -139,6 +139,26 @@ OFFLINE_TEXT = (
     "grammar someone wrote: fewer idioms, digressions and mistakes than people make, and a voice per persona that a "
     "reader learns quickly. Compare the language and coherence measures above with the reference column, written "
     "by a real model.")
+
+
+def tier_section(tiers: dict) -> str:
+    """The length tiers: per tier its budget, tokens per persona and questions by category ("" with no tiers)."""
+    if not tiers:
+        return ""
+    categories = sorted({c for t in tiers.values() for c in t.get("questions_by_category", {})})
+    lines = ["", "## Length tiers", "",
+             "Each tier is a view, per persona, of the history a memory system is given: the own history cut to the "
+             "budget with the evidence of the questions it keeps, or padded with haystack that names nothing of the "
+             "persona's world (`tiers`, `tier_history`, `tier_questions`, `tier_chats`; `lifeloom export --tier`, "
+             f"`lifeloom eval --tiers`). Tokens: {next(iter(tiers.values())).get('tokenizer', 'cl100k_base')}.", "",
+             "| tier | budget | tokens per persona (min / median / max) | cut / padded | questions (re-derived) | "
+             + " | ".join(categories) + " |", "|---|---:|---|---|---:|" + "---:|" * len(categories)]
+    for name, t in tiers.items():
+        tok, modes, by = t["tokens_per_persona"], t.get("modes", {}), t.get("questions_by_category", {})
+        lines.append(f"| {name} | {t['budget']:,} | {tok['min']:,} / {tok['median']:,} / {tok['max']:,} | "
+                     f"{modes.get('cut', 0)} / {modes.get('padded', 0)} | {t['questions']} ({t.get('rederived', 0)}) | "
+                     + " | ".join(str(by.get(c, 0)) for c in categories) + " |")
+    return "\n".join(lines) + "\n"
 
 
 def narrators(manifest: Manifest) -> str:

@@ -38,10 +38,12 @@ def first_name(name: str) -> str:
 
 
 def _counter():
+    """Token counts of a batch of texts (`encode_ordinary`, one thread: the batch encoder starts threads per call,
+    which costs more than it saves on chat-sized texts)."""
     from tasks.sources.chunking import encoding
 
     enc = encoding()
-    return lambda texts: [len(t) for t in enc.encode_batch([x or "" for x in texts])] if texts else []
+    return lambda texts: [len(enc.encode_ordinary(x or "")) for x in texts]
 
 
 def read_lives(con: duckdb.DuckDBPyConnection, run_id: str) -> list[Life]:

@@ -29,7 +29,7 @@ def task_chat_items(life: Life, seed: int) -> Iterator[Item]:
     for chat in task_chats(seed, life.persona_id):
         texts = [t for _, t in chat.turns]
         when = start + dt.timedelta(seconds=round(rng.random() * span))
-        yield Item(chat.chat_id, "task_chat", life.persona_id, when, sum(len(x) for x in enc.encode_batch(texts)),
+        yield Item(chat.chat_id, "task_chat", life.persona_id, when, sum(len(enc.encode_ordinary(x)) for x in texts),
                    text="\n".join(texts), turns=tuple(chat.turns), topic=chat.topic)
 
 

@@ -43,10 +43,12 @@ def test_tiers_land_nest_and_pass_their_gates(built):
     assert set(manifest["tiers"]) == {"4k", "32k"}
     assert manifest["tiers"]["32k"]["tokenizer"] == "cl100k_base"
     assert "tiers" in manifest["gates"]["suites"] and manifest["gates"]["failed"] == 0
+    card = (folder / "README.md").read_text()
+    assert "## Length tiers" in card and "| 4k | 4,000 |" in card and "| 32k | 32,000 |" in card
     con = release_con(folder)
     rows = con.execute("select tier, persona_id, mode, budget, tokens from tiers").fetchall()
     assert {(t, m) for t, _, m, _, _ in rows} == {("4k", "cut"), ("32k", "padded")}
-    for tier, _, mode, budget, tokens in rows:
+    for _, _, mode, budget, tokens in rows:
         assert tokens <= budget and (mode == "cut" or tokens >= 0.98 * budget)
     small = set(con.execute("select persona_id, item_id from tier_history where tier = '4k'").fetchall())
     large = set(con.execute("select persona_id, item_id from tier_history where tier = '32k'").fetchall())
@@ -64,7 +66,8 @@ def test_a_haystack_item_naming_the_persona_s_world_fails_the_collision_gate(bui
     report = run_gates(con, run_id, suites=[tiers_suite(load_preset("tiny"))])
     assert report.success, report.failure_message()
     chats = pq.read_table(folder / "tier_chats.parquet").to_pandas()
-    friend = con.execute("select name from entities where persona_id = 'p0000' and kind = 'person' limit 1").fetchone()[0]
+    friend = con.execute("select name from entities where persona_id = 'p0000' and kind = 'person' "
+                         "limit 1").fetchone()[0]
     planted = chats.index[chats.persona_id == "p0000"][0]
     chats.loc[planted, "text"] = f"Could you help me write a note to {friend}?"
     report = run_gates(release_con(folder, tier_chats=chats), run_id, suites=[tiers_suite(load_preset("tiny"))])
@@ -126,7 +129,8 @@ def test_eval_tiers_plots_the_length_curve(built):
     folder = Path(result.output.split("eval ")[-1].split(":")[1].split()[0])
     curve = json.loads((folder / "curve.json").read_text())
     assert {(r["tier"], r["system"]) for r in curve} == {(t, s) for t in ("4k", "32k") for s in ("bm25", "oracle")}
-    assert (folder / "length_curve.png").stat().st_size > 0 and "## Accuracy by tier" in (folder / "report.md").read_text()
+    assert (folder / "length_curve.png").stat().st_size > 0
+    assert "## Accuracy by tier" in (folder / "report.md").read_text()
 
 
 def test_a_tier_the_personas_cannot_hold_exits_2(tmp_path, monkeypatch):
