@@ -4,7 +4,8 @@ Sections (each names its command in results.md): builds (cold `lifeloom build` o
 world, realism (how plausible the simulated lives are), dialogue, llm (call rate against the mock server), gateway
 (the gateway beside a hand-written asyncio client: share of limit, 429s, CPU, context switches),
 operations (cold / warm / after-edit builds of demo and rhelm, and the orchestration overhead ratio), scale
-(10, 20, 40 rhelm persona-years) and viewer (the release viewer of a rhelm build: write time, size, page opening).
+(10, 20, 40 rhelm persona-years), viewer (the release viewer of a rhelm build: write time, size, page opening) and
+lengths (a cold rhelm build on its own runner: CPU over wall, the length tiers and the time they take).
 `python -m bench --only scale,llm` re-runs some sections and keeps the others from results.json;
 `--quick` runs scale at 2 and 4 personas over 60 days instead. Both files are rewritten after every
 section, so an interrupted run keeps what it measured.
@@ -25,7 +26,7 @@ from bench.scale import run_measured
 
 HERE = Path(__file__).resolve().parent
 PRESETS = ("tiny", "demo")
-SECTIONS = ("builds", "world", "realism", "dialogue", "llm", "gateway", "operations", "scale", "viewer")
+SECTIONS = ("builds", "world", "realism", "dialogue", "llm", "gateway", "operations", "scale", "viewer", "lengths")
 QUICK_SCALE = {"sizes": (2, 4), "days": 60}
 
 
@@ -111,6 +112,12 @@ def summary(results: dict) -> list[str]:
     for row in (scale or {}).get("rows", []):
         lines.append(f"| peak RSS at {row['personas']} personas x {row['days']} days (MB) | {row['peak_rss_mb']} | "
                      f"`{scale['command']}` |")
+    for r in results.get("lengths", {}).get("rows", []):
+        cmd = f"`{r['command']}` (python -m bench.lengths)"
+        lines += [f"| {r['preset']} cold build on its own runner ({r['runner']}): wall (s), CPU / wall | "
+                  f"{r['wall_s']}, {r['cpu_per_wall']} | {cmd} |",
+                  f"| {r['preset']} tier views: seconds, share of the build | {r['tiers_s']}, {r['tiers_share']:.1%} | "
+                  f"{cmd} |"]
     return lines if len(lines) > 5 else []
 
 

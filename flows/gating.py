@@ -16,8 +16,9 @@ from flows.fingerprint import gate_fingerprint
 from flows.fingerprint import refresh_requested as _refresh
 from schemas.audit import GateResult
 from schemas.config import BuildConfig
+from schemas.tables import TIER_TABLES
 from validation.gates import GateReport, run_gates
-from warehouse import landing
+from warehouse import landing, release
 from warehouse.catalog import session
 from warehouse.parquet import land_rows
 from warehouse.paths import Layout
@@ -30,12 +31,15 @@ class GateFailed(RuntimeError):
 @task(name="gate", task_run_name="gate {run_id}", cache_policy=NO_CACHE, persist_result=False)
 def gate(layout: Layout, run_id: str, config: BuildConfig, figures: dict[str, Any]) -> GateReport | State:
     """Run the release suites over the run's tables; land gate_results, write Data Docs, publish the report.
-    A report is reused when the gated tables' content hashes (`figures`) and the config are unchanged. When an
+    A report is reused when the gated tables' content hashes (`figures`, and the tier tables') and the config are
+    unchanged. When an
     expectation fails, the task ends Failed (its message names each failure with what was observed against what)
     and carries the report as its data: the flow reads it with `result(raise_on_failure=False)`."""
     con = session(layout, run_id)
     try:
-        key = gate_fingerprint(config, figures["table_hashes"])
+        # the length tiers are built after the figures: their content keys the report too
+        tiers = release.content_hashes(con, run_id, TIER_TABLES)
+        key = gate_fingerprint(config, {**figures["table_hashes"], **tiers})
         report = None if _refresh() else _cached_gates(layout, key, run_id)
         if report is None:
             report = run_gates(con, run_id, config=config, docs_dir=layout.gate_docs(run_id))

@@ -95,9 +95,10 @@ def test_export_at_a_tier_reads_back_with_each_format_s_loader(built, tmp_path):
         if fmt == "hf":
             from datasets import load_dataset
 
-            questions = load_dataset(str(out), name="questions", split="train")
+            cache = str(tmp_path / "hf-cache")  # never a cached copy of an earlier session's folder of the same path
+            questions = load_dataset(str(out), name="questions", split="train", cache_dir=cache)
             assert set(questions["question_id"]) == asked
-            sessions = load_dataset(str(out), name="sessions", split="train")
+            sessions = load_dataset(str(out), name="sessions", split="train", cache_dir=cache)
             assert len(sessions) == talks  # own sessions, borrowed ones (<persona>-x<id>) and task chats
             assert any("-x" in s for s in sessions["session_id"])
             continue
