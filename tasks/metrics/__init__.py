@@ -39,7 +39,7 @@ def new_tallies(grammar_sample: int = GRAMMAR_SAMPLE, parse_cache: VerdictCache 
     from tasks.metrics.language import LanguageTally
     from tasks.metrics.questions import QuestionTally
 
-    return [LanguageTally(grammar_sample, parse_cache), CoherenceTally(), FactTally(), QuestionTally(),
+    return [LanguageTally(grammar_sample, parse_cache), CoherenceTally(), FactTally(), QuestionTally(cache=parse_cache),
             DifficultyTally()]
 
 

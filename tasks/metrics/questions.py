@@ -40,6 +40,17 @@ MIN_TEMPLATE_ITEMS = 5
 class QuestionTally:
     questions: list[Question] = field(default_factory=list)
     skeletons: Counter = field(default_factory=Counter)
+    cache: grammar.VerdictCache | None = field(default=None, repr=False, compare=False)
+    """Where the complete-parse verdicts are remembered (the language tally's verdict cache)."""
+
+    def sampled(self) -> list[str]:
+        """The sentences `complete_parses` parses (in `rows`), so a pool can parse them first."""
+        from tasks.questions.forms import parse_form
+
+        return [parse_form(s) for q in self.questions for s in sentences(q.question)]
+
+    def __getstate__(self) -> dict:  # the verdict cache (an SQLite connection) stays in the process that opened it
+        return {**self.__dict__, "cache": None}
 
     def add(self, corpus: PersonaCorpus) -> None:
         names = corpus.known_names()
@@ -141,5 +152,5 @@ class QuestionTally:
         if not grammar.available():
             return row("questions.complete_parses", None, len(qs), detail, note="Link Grammar is not installed")
         failed = [q.question_id for q in qs
-                  if any(grammar.parses(parse_form(s)) is False for s in sentences(q.question))]
+                  if any(grammar.parses(parse_form(s), self.cache) is False for s in sentences(q.question))]
         return row("questions.complete_parses", 1 - len(failed) / len(qs), len(qs), detail | {"failed": failed[:20]})
