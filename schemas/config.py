@@ -332,6 +332,33 @@ class Limits(_Strict):
 
 CALENDAR_MARGIN_DAYS = 366
 """Days after the simulation a build may date things in (questions after the timeline, checkpoints, replies)."""
+MAX_YEARS = 15
+"""The longest life `[world] years` simulates."""
+MAX_DAYS = 5479
+"""The longest simulation in days: fifteen calendar years (15 x 365 days and at most four February 29ths)."""
+
+
+def years_later(start: dt.date, years: int) -> dt.date:
+    """The same calendar day `years` later (a February 29th falls on March 1st in a common year)."""
+    try:
+        return start.replace(year=start.year + years)
+    except ValueError:
+        return dt.date(start.year + years, 3, 1)
+
+
+class WorldOptions(_Strict):
+    """The simulated span as a life (tasks/world/ages.py, README "World model")."""
+
+    years: int | None = Field(
+        None, description=f"calendar years of one continuous life from start_date (1 to {MAX_YEARS}); sets `days` "
+                          "(a `days` that disagrees is an error). None: `days` gives the span")
+
+    @field_validator("years")
+    @classmethod
+    def _a_life_span(cls, value: int | None) -> int | None:
+        if value is not None and not 1 <= value <= MAX_YEARS:
+            raise ValueError(f"years must be from 1 to {MAX_YEARS} (got {value})")
+        return value
 
 
 class BuildConfig(_Strict):
@@ -346,7 +373,8 @@ class BuildConfig(_Strict):
         default_factory=dict, description="the domain pack's own settings, checked by the pack's options model"
     )
     start_date: dt.date = dt.date(2024, 1, 1)
-    days: int = Field(60, gt=0, le=3660)
+    days: int = Field(60, gt=0, le=MAX_DAYS, description="simulated days from start_date (`[world] years` sets it)")
+    world: WorldOptions = WorldOptions()
     rollout_p: float = Field(0.7, ge=0, le=1, description="probability a planned event turns out well")
     prune_interval: int = Field(30, gt=0, description="days between LOOP prune passes")
     provider: ProviderConfig = ProviderConfig()
@@ -354,6 +382,23 @@ class BuildConfig(_Strict):
     gates: GateOptions = GateOptions()
     runner: RunnerOptions = RunnerOptions()
     limits: Limits = Limits()
+
+    @model_validator(mode="after")
+    def _years_set_the_days(self) -> BuildConfig:
+        """`[world] years = N`: the span is N calendar years from start_date, in days. Runs first (validators run
+        in the order defined), so the calendar check below sees the derived days."""
+        years = self.world.years
+        if years is None:
+            return self
+        if dt.date.max.year - self.start_date.year <= years:
+            raise ValueError(f"start_date {self.start_date} plus {years} years runs past the calendar's end "
+                             f"({dt.date.max}); choose an earlier start_date")
+        days = (years_later(self.start_date, years) - self.start_date).days
+        if "days" in self.model_fields_set and self.days != days:
+            raise ValueError(f"[world] years = {years} from {self.start_date} is {days} days, but days = {self.days}; "
+                             f"give one of them (or days = {days})")
+        self.days = days
+        return self
 
     @model_validator(mode="after")
     def _timeline_fits_the_calendar(self) -> BuildConfig:
@@ -398,9 +443,12 @@ class BuildConfig(_Strict):
         return self.stages.providers.get(stage, self.provider)
 
     def canonical_json(self) -> str:
-        # the runner decides where stages run and the limits whether a build starts, never what they produce
-        return json.dumps(self.model_dump(mode="json", exclude={"runner", "limits"}), sort_keys=True,
-                          separators=(",", ":"))
+        # the runner decides where stages run and the limits whether a build starts, never what they produce;
+        # `[world] years` only sets `days`, so a config without it hashes as before the table existed
+        data = self.model_dump(mode="json", exclude={"runner", "limits"})
+        if data["world"] == WorldOptions().model_dump(mode="json"):
+            del data["world"]
+        return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
     def config_hash(self) -> str:
         return hashlib.sha256(self.canonical_json().encode()).hexdigest()[:16]
