@@ -16,6 +16,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from schemas.corpus import DIALOGUE_CATEGORIES
 from schemas.finance import FinanceOptions
+from schemas.lifespan import MAX_DAYS, WorldOptions, span_days
 from schemas.metrics import DEFAULT_MEASURE_GATES, MeasureBound, bounds, measure_names
 
 MODEL_STAGES = ("profile", "loop", "sources", "dialogue", "questions", "companion")
@@ -332,35 +333,6 @@ class Limits(_Strict):
 
 CALENDAR_MARGIN_DAYS = 366
 """Days after the simulation a build may date things in (questions after the timeline, checkpoints, replies)."""
-MAX_YEARS = 15
-"""The longest life `[world] years` simulates."""
-MAX_DAYS = 5479
-"""The longest simulation in days: fifteen calendar years (15 x 365 days and at most four February 29ths)."""
-
-
-def years_later(start: dt.date, years: int) -> dt.date:
-    """The same calendar day `years` later (a February 29th falls on March 1st in a common year)."""
-    try:
-        return start.replace(year=start.year + years)
-    except ValueError:
-        return dt.date(start.year + years, 3, 1)
-
-
-class WorldOptions(_Strict):
-    """The simulated span as a life (tasks/world/ages.py, README "World model")."""
-
-    years: int | None = Field(
-        None, description=f"calendar years of one continuous life from start_date (1 to {MAX_YEARS}); sets `days` "
-                          "(a `days` that disagrees is an error). None: `days` gives the span")
-
-    @field_validator("years")
-    @classmethod
-    def _a_life_span(cls, value: int | None) -> int | None:
-        if value is not None and not 1 <= value <= MAX_YEARS:
-            raise ValueError(f"years must be from 1 to {MAX_YEARS} (got {value})")
-        return value
-
-
 class BuildConfig(_Strict):
     """Everything that determines a corpus. Equal configs (and LLM caches) give equal corpora."""
 
@@ -385,19 +357,9 @@ class BuildConfig(_Strict):
 
     @model_validator(mode="after")
     def _years_set_the_days(self) -> BuildConfig:
-        """`[world] years = N`: the span is N calendar years from start_date, in days. Runs first (validators run
-        in the order defined), so the calendar check below sees the derived days."""
-        years = self.world.years
-        if years is None:
-            return self
-        if dt.date.max.year - self.start_date.year <= years:
-            raise ValueError(f"start_date {self.start_date} plus {years} years runs past the calendar's end "
-                             f"({dt.date.max}); choose an earlier start_date")
-        days = (years_later(self.start_date, years) - self.start_date).days
-        if "days" in self.model_fields_set and self.days != days:
-            raise ValueError(f"[world] years = {years} from {self.start_date} is {days} days, but days = {self.days}; "
-                             f"give one of them (or days = {days})")
-        self.days = days
+        """`[world] years = N` sets the days (schemas/lifespan.py). Runs first (validators run in the order defined),
+        so the calendar check below sees them."""
+        self.days = span_days(self.start_date, self.world.years, self.days, "days" in self.model_fields_set)
         return self
 
     @model_validator(mode="after")
