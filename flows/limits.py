@@ -1,7 +1,7 @@
 """Ceilings a build is checked against before any work, with the plan's estimate of time, memory and model calls.
 
 Hard ceilings (the config's own validation, and the seed reader in tasks/world/profile.py):
-- personas: 100,000 (`personas`, or the rows of a seed file); days: 3,660;
+- personas: 100,000 (`personas`, or the rows of a seed file); days: 5,479 (fifteen years, `[world] years`);
 - seed file: 64 MiB and 100,000 rows, checked before it is parsed in full.
 
 Estimates, refused past the config's `[limits]` (schemas/config.py `Limits`):

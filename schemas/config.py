@@ -16,6 +16,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from schemas.corpus import DIALOGUE_CATEGORIES
 from schemas.finance import FinanceOptions
+from schemas.lifespan import MAX_DAYS, WorldOptions, span_days
 from schemas.metrics import DEFAULT_MEASURE_GATES, MeasureBound, bounds, measure_names
 from schemas.tiers import ReleaseOptions
 
@@ -333,8 +334,6 @@ class Limits(_Strict):
 
 CALENDAR_MARGIN_DAYS = 366
 """Days after the simulation a build may date things in (questions after the timeline, checkpoints, replies)."""
-
-
 class BuildConfig(_Strict):
     """Everything that determines a corpus. Equal configs (and LLM caches) give equal corpora."""
 
@@ -347,7 +346,8 @@ class BuildConfig(_Strict):
         default_factory=dict, description="the domain pack's own settings, checked by the pack's options model"
     )
     start_date: dt.date = dt.date(2024, 1, 1)
-    days: int = Field(60, gt=0, le=3660)
+    days: int = Field(60, gt=0, le=MAX_DAYS, description="simulated days from start_date (`[world] years` sets it)")
+    world: WorldOptions = WorldOptions()
     rollout_p: float = Field(0.7, ge=0, le=1, description="probability a planned event turns out well")
     prune_interval: int = Field(30, gt=0, description="days between LOOP prune passes")
     provider: ProviderConfig = ProviderConfig()
@@ -356,6 +356,13 @@ class BuildConfig(_Strict):
     release: ReleaseOptions = ReleaseOptions()
     runner: RunnerOptions = RunnerOptions()
     limits: Limits = Limits()
+
+    @model_validator(mode="after")
+    def _years_set_the_days(self) -> BuildConfig:
+        """`[world] years = N` sets the days (schemas/lifespan.py). Runs first (validators run in the order defined),
+        so the calendar check below sees them."""
+        self.days = span_days(self.start_date, self.world.years, self.days, "days" in self.model_fields_set)
+        return self
 
     @model_validator(mode="after")
     def _timeline_fits_the_calendar(self) -> BuildConfig:
@@ -400,9 +407,12 @@ class BuildConfig(_Strict):
         return self.stages.providers.get(stage, self.provider)
 
     def canonical_json(self) -> str:
-        # the runner decides where stages run and the limits whether a build starts, never what they produce
-        return json.dumps(self.model_dump(mode="json", exclude={"runner", "limits"}), sort_keys=True,
-                          separators=(",", ":"))
+        # the runner decides where stages run and the limits whether a build starts, never what they produce;
+        # `[world] years` only sets `days`, so a config without it hashes as before the table existed
+        data = self.model_dump(mode="json", exclude={"runner", "limits"})
+        if data["world"] == WorldOptions().model_dump(mode="json"):
+            del data["world"]
+        return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
     def config_hash(self) -> str:
         return hashlib.sha256(self.canonical_json().encode()).hexdigest()[:16]

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 from schemas.profile import Persona
 from schemas.world import Event, Fact, Plan, World
+from tasks.common import worldindex
 from tasks.common.happened import took_place
 from tasks.common.stateframes import state_clause
 from tasks.common.timeutil import human_date
@@ -253,8 +254,14 @@ def is_baseline(event: Event) -> bool:
     return event.event_id == f"{event.persona_id}-e0000"
 
 
-def event_title(event: Event, plans: Iterable[Plan]) -> str:
-    """The lower-case verb phrase naming what the event was about: its plan's title, else its kind."""
+def event_title(event: Event, plans: Iterable[Plan] | Mapping[str, Plan] | World) -> str:
+    """The lower-case verb phrase naming what the event was about: its plan's title, else its kind. `plans`: the
+    world (looked up in its index, tasks/common/worldindex.py), plans by id, or plans to scan."""
+    if isinstance(plans, World):
+        plans = worldindex.index(plans).plans
+    if isinstance(plans, Mapping):
+        plan = plans.get(event.plan_id) if event.plan_id else None
+        return plan.title if plan is not None else event.kind.replace("_", " ")
     for plan in plans:
         if plan.plan_id == event.plan_id:
             return plan.title
@@ -268,7 +275,7 @@ def story_events(world: World) -> list[Event]:
 
 def facts_of(world: World, event: Event) -> list[Fact]:
     """The facts the event produced, in id order."""
-    return sorted((f for f in world.facts if f.event_id == event.event_id), key=lambda f: f.fact_id)
+    return list(worldindex.index(world).facts_of(event.event_id))
 
 
 def persona_context(persona: Persona) -> dict[str, str]:
@@ -291,7 +298,7 @@ def event_context(event: Event, world: World) -> dict[str, Any]:
     """What happened, for prompts: `took_place` False when the plan was called off, fell through or was refused
     (tasks/common/happened.py), so nothing is written as if it had happened."""
     return {
-        "title": event_title(event, world.plans),
+        "title": event_title(event, world),
         "date": human_date(event.date),
         "kind": event.kind,
         "valence": event.valence,

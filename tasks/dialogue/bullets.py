@@ -14,6 +14,7 @@ from schemas.config import BuildConfig
 from schemas.corpus import Bullet, DialogueCategory, Document
 from schemas.profile import Persona
 from schemas.world import Event, Fact, World
+from tasks.common import worldindex
 from tasks.common.facttext import (
     attribute_phrase,
     capital,
@@ -105,7 +106,7 @@ def attachment_for(
     def usable(doc: Document) -> bool:
         made = local_date(persona, doc.created_at)
         return event.date <= made and doc.created_at < latest and doc.source_type in ATTACHMENT_SOURCES
-    found = sorted((d for d in documents if d.event_id == event.event_id and usable(d)),
+    found = sorted((d for d in worldindex.documents_by_event(documents).get(event.event_id, ()) if usable(d)),
                    key=lambda d: (ATTACHMENT_SOURCES.index(d.source_type), d.created_at, d.doc_id))
     return found[0] if found else None
 
@@ -150,15 +151,13 @@ def weighted_choice(weights: dict[str, float], rng: random.Random) -> Any:
 def predecessor(fact: Fact, world: World) -> Fact | None:
     """The fact that held the same subject's attribute just before `fact` replaced it, if any; for what happened
     at an event, the previous event of its kind (which it does not replace: both dinners out happened)."""
-    older = [o for o in world.facts if o.fact_id != fact.fact_id and o.subject == fact.subject
-             and o.attribute == fact.attribute and o.valid_from < fact.valid_from]
-    return max(older, key=lambda o: (o.valid_from, o.fact_id)) if older else None
+    return worldindex.index(world).predecessor(fact)
 
 
 def bullet_text(fact: Fact, event: Event, world: World, persona: Persona) -> str:
     """`Maya's pet is now Biscuit (after: adopt a rescue dog named Biscuit; went well).`"""
     outcome = outcome_phrase(event.valence, took_place(event, world))
-    return f"{capital(clause(fact, persona, 'third'))} (after: {event_title(event, world.plans)}; {outcome})."
+    return f"{capital(clause(fact, persona, 'third'))} (after: {event_title(event, world)}; {outcome})."
 
 
 SENTENCE = re.compile(r"(?<=[.!?])\s+")

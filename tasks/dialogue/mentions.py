@@ -54,7 +54,8 @@ from schemas.config import BuildConfig
 from schemas.corpus import Turn
 from schemas.profile import Persona
 from schemas.world import Fact, Plan, World
-from tasks.common.facttext import capital, carries, carries_first, first_name, holder, mentions, who
+from tasks.common import worldindex
+from tasks.common.facttext import capital, carries_first, first_name, holder, mentions, who
 from tasks.common.rng import rng_for
 from tasks.dialogue import implied
 from tasks.dialogue.bullets import SENTENCE
@@ -190,8 +191,8 @@ class MentionPlan:
 
 def plan_of(fact: Fact, world: World) -> Plan | None:
     """The plan behind a story fact's event, or None (background facts)."""
-    event = next((e for e in world.events if e.event_id == fact.event_id), None)
-    return next((p for p in world.plans if event is not None and p.plan_id == event.plan_id), None)
+    found = worldindex.index(world)
+    return found.plan_of(found.events.get(fact.event_id))
 
 
 def value_fields(fact: Fact, world: World) -> dict[str, str]:
@@ -279,7 +280,11 @@ def alternative(fact: Fact, persona: Persona, world: World, names: list[str], rn
     if kind is None or not names or any(n not in real for n in names):
         return None
     view = persona.profile.model_dump(mode="json") | {"_world": {}}
-    own = [f for f in world.facts if f.persona_id == fact.persona_id]
+    forms = worldindex.index(world).forms_by_word()  # the world's facts are all the persona's
+
+    def names_a_fact(text: str) -> bool:
+        words = set(re.findall(r"\w+", text.lower())) | {""}
+        return any(mentions(text, form) for word in words for form in forms.get(word, ()))
     for _ in range(tries):
         try:
             drawn = kind.draw(rng, view)
@@ -287,7 +292,7 @@ def alternative(fact: Fact, persona: Persona, world: World, names: list[str], rn
             return None
         alt = {n: str(drawn.get(n, "")).strip() for n in names}
         if all(alt[n] and not mentions(alt[n], real[n]) and not mentions(real[n], alt[n])
-               and not any(carries(alt[n], f) for f in own) for n in names):
+               and not names_a_fact(alt[n]) for n in names):
             return alt
     return None
 

@@ -13,6 +13,7 @@ from schemas.config import BuildConfig
 from schemas.corpus import Document, Session, TimeRef, Turn, TurnText
 from schemas.profile import Persona
 from schemas.world import Fact, World
+from tasks.common import worldindex
 from tasks.common.facttext import (
     attribute_phrase,
     capital,
@@ -52,10 +53,11 @@ class SessionWriter(SplitHalves, EventViews, LateFixes):
     Its writing methods are call chains: they yield each model call and receive its output.
     """
 
-    def __init__(self, config: BuildConfig, persona: Persona, world: World, documents: Sequence[Document],
-                 session: Session, facts: dict[str, Fact], live: bool) -> None:
+    def __init__(self, config: BuildConfig, persona: Persona, world: World,
+                 documents: Sequence[Document] | dict[str, Document], session: Session, facts: dict[str, Fact],
+                 live: bool) -> None:
         self.config, self.persona, self.world = config, persona, world
-        self.documents = {d.doc_id: d for d in documents}
+        self.documents = documents if isinstance(documents, dict) else {d.doc_id: d for d in documents}
         self.session, self.facts, self.live = session, facts, live
         self.day = local_date(persona, session.started_at)
         self.rng = rng_for(config.seed, persona.persona_id, STAGE, self.day, f"clock:{session.session_id}")
@@ -235,7 +237,7 @@ class SessionWriter(SplitHalves, EventViews, LateFixes):
         parts = [f"[Upload {topic.doc.doc_id}]"] if topic.doc else []
         if topic.when and topic.event:
             parts.append(f"{capital(topic.when.phrase)} I set out to "
-                         f"{self.as_told(event_title(topic.event, self.world.plans), topic)}.")
+                         f"{self.as_told(event_title(topic.event, self.world), topic)}.")
         if topic.callback:
             parts.append(f"{capital(topic.callback.phrase)} I set out to {topic.callback_title}.")
         facts = self.bullet_facts(topic)
@@ -381,11 +383,11 @@ class SessionWriter(SplitHalves, EventViews, LateFixes):
 
     def topic_text(self, topic: Topic, refs: Sequence[TimeRef]) -> str:
         """Titles and narratives of the events the topic is about (what they name is known that day)."""
-        events = {e.event_id: e for e in self.world.events}
+        events = worldindex.index(self.world).events
         back = self.facts.get((topic.recall or topic.fix).fact_id) if topic.recall or topic.fix else None
         ids = [topic.event.event_id if topic.event else None, back.event_id if back else None] + [
             r.event_id for r in refs]  # a callback or a correction knows the event of the fact it comes back to
-        return "\n".join(f"{event_title(events[i], self.world.plans)}\n{events[i].narrative}"
+        return "\n".join(f"{event_title(events[i], self.world)}\n{events[i].narrative}"
                          for i in dict.fromkeys(ids) if i in events)
 
     def note(self, topic: Topic, turn: Turn | None, problems: Sequence[Problem], severity: str, action: str) -> None:
@@ -405,7 +407,9 @@ class SessionWriter(SplitHalves, EventViews, LateFixes):
         earlier bullet has none of its own, but its talk is about them)."""
         own = self.bullet_facts(topic)
         event_id = topic.event.event_id if topic.event is not None and not topic.intro else None
-        return own + [f for f in self.facts.values() if event_id and f.event_id == event_id and f not in own]
+        theirs = worldindex.index(self.world).facts_of(event_id) if event_id else []
+        theirs = [self.facts[f.fact_id] for f in theirs if f.fact_id in self.facts]
+        return own + [f for f in theirs if f not in own]
 
     def paraphrase(self, topic: Topic) -> str | None:
         """How a follow-up may refer to the topic's fact without its value: `my new gym`; what happened at an event

@@ -8,6 +8,7 @@ from typing import Any
 
 from schemas.corpus import Turn
 from schemas.world import Fact, World
+from tasks.common import worldindex
 from tasks.common.happened import took_place, unrealized_fields
 from tasks.dialogue.agreement import event_names
 from tasks.dialogue.mentions import Realization, turn_mentions
@@ -79,10 +80,11 @@ class EventViews:
         """The names of the event a topic is about (the fact's a callback comes back to) when it did not take place
         (its plan's places and people: tasks/dialogue/agreement.py event_names); empty when it did."""
         back = self.facts.get((topic.recall or topic.fix).fact_id) if topic.recall or topic.fix else None
-        event = next((e for e in self.world.events if back and e.event_id == back.event_id), topic.event)
+        found = worldindex.index(self.world)
+        event = found.events.get(back.event_id, topic.event) if back else topic.event
         if event is None or topic.intro or took_place(event, self.world):
             return ()
-        return tuple(event_names(event, next((p for p in self.world.plans if p.plan_id == event.plan_id), None)))
+        return tuple(event_names(event, found.plan_of(event)))
 
     def plan_details(self, topic: Topic) -> dict[str, str]:
         """All of the topic's plan fields, outcome too (the dish, the rash): the assistant remarks on one only once
@@ -98,7 +100,7 @@ class EventViews:
 
     def plan_of(self, topic: Topic):
         """The plan behind the topic's event, or None."""
-        return next((p for p in self.world.plans if topic.event and p.plan_id == topic.event.plan_id), None)
+        return worldindex.index(self.world).plan_of(topic.event)
 
     def title_fields(self, topic: Topic) -> dict[str, str]:
         """The fields of the topic's plan that its title names (`colleague`, `team`): what the event is, never

@@ -134,6 +134,7 @@ def written(config: BuildConfig, persona: Persona, world: World, documents: Sequ
     for topic in topics:
         by_day[topic.day].append(topic)
     facts = {f.fact_id: f for f in world.facts}
+    by_id = {d.doc_id: d for d in documents}  # once, not per session (a long life has thousands of both)
     live = config.provider_for(STAGE).name != "offline"
     sessions: list[Session] = []
     chains: list[Chain[tuple[list[Turn], list[dict[str, str]], list[dict[str, Any]]]]] = []
@@ -147,7 +148,7 @@ def written(config: BuildConfig, persona: Persona, world: World, documents: Sequ
             category=day_topics[0].category,
         )
         sessions.append(session)
-        writer = SessionWriter(config, persona, world, documents, session, facts, live)
+        writer = SessionWriter(config, persona, world, by_id, session, facts, live)
         chains.append(writer.write(list(zip(day_topics, starts, strict=True))))
     turns: list[Turn] = []
     notes: list[dict[str, str]] = []
@@ -176,7 +177,8 @@ def renumbered(persona: Persona, sessions: list[Session], turns: list[Turn], not
                said: list[dict[str, Any]]):
     """Sessions left with turns, numbered without gaps (a session whose every topic was dropped goes), with
     their turns' ids, the notes' artifact ids and the mentions' evidence ids following."""
-    kept = [s for s in sessions if s.session_id in {t.session_id for t in turns}]
+    talked = {t.session_id for t in turns}
+    kept = [s for s in sessions if s.session_id in talked]
     rename = {s.session_id: f"{persona.persona_id}-s{n:04d}" for n, s in enumerate(kept, start=1)}
     if all(old == new for old, new in rename.items()):
         return kept, turns, notes, said

@@ -157,7 +157,7 @@ def callback_for(
     if bullet.category != "status_update" and rng.random() >= CALLBACK_SHARE:
         return None, ""
     phrase = relativetime.describe(earlier.date, day, rng)
-    return TimeRef(phrase=phrase, date=earlier.date, event_id=earlier.event_id), event_title(earlier, world.plans)
+    return TimeRef(phrase=phrase, date=earlier.date, event_id=earlier.event_id), event_title(earlier, world)
 
 
 def old_value_phrase(fact: Fact, persona: Persona) -> str:

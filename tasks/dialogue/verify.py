@@ -37,6 +37,7 @@ from __future__ import annotations
 import ast
 import datetime as dt
 import re
+from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -181,10 +182,29 @@ class FormIndex:
             (self.by_word[max(words, key=len)] if words else self.wordless).append(key)
         self.key_words = frozenset(self.by_word)
         self.specific: dict[str, list[Fact]] = defaultdict(list)
+        self.holders: dict[str, list[Fact]] = defaultdict(list)  # form -> the facts that have it
+        self.history: dict[tuple[str, str], list[Fact]] = defaultdict(list)  # (subject, attribute) -> facts in order
         for fact in facts.values():
             first = fact.surface_forms[0].strip() if fact.surface_forms else ""
             if first.lower() != first:
                 self.specific[first.lower()].append(fact)
+            for form in dict.fromkeys(f.strip().lower() for f in fact.surface_forms):
+                self.holders[form].append(fact)
+            self.history[(fact.subject, fact.attribute)].append(fact)
+        self.starts = {key: [f.valid_from for f in facts_] for key, facts_ in self.history.items()}
+
+    def current(self, key: tuple[str, str], day: dt.date) -> Fact | None:
+        """The last fact of `key` (in the store's order, which is time order) that holds on `day`: found from the
+        facts begun by then backwards, so the cost does not grow with the history (a long life's thousands)."""
+        history = self.history.get(key, [])
+        for n in range(bisect_right(self.starts.get(key, []), day) - 1, -1, -1):
+            if holds_on(history[n], day):
+                return history[n]
+        return None
+
+    def live(self, form: str, day: dt.date) -> bool:
+        """Whether a fact holding as its key's current value on `day` has the (lower-cased) surface form."""
+        return any(self.current((f.subject, f.attribute), day) is f for f in self.holders.get(form, ()))
 
     def forms_in(self, text: str) -> list[str]:
         """The (lower-cased) surface forms that occur in `text` as whole phrases."""
@@ -255,13 +275,11 @@ def stale_statements(forms: list[str], index: FormIndex, text: str, scope: TurnS
     if not forms or PAST_WORDING.search(text):
         return []
     known, out = scope.topic_text.lower(), []
-    current = {(f.subject, f.attribute): f for f in scope.facts.values() if holds_on(f, scope.day)}
-    live_forms = {form.strip().lower() for f in current.values() for form in f.surface_forms}
     for form in forms:
-        if form in live_forms or index.occurs(form, scope.topic_text, known):
+        if index.live(form, scope.day) or index.occurs(form, scope.topic_text, known):
             continue
         for fact in index.specific.get(form, ()):
-            now = current.get((fact.subject, fact.attribute))
+            now = index.current((fact.subject, fact.attribute), scope.day)
             ended = fact.valid_to is not None and fact.valid_to <= scope.day
             if (ended and now is not None and now.fact_id != fact.fact_id and not carries_fact(text, now)
                     and stated_as_current(form, text)):
@@ -401,7 +419,7 @@ def scopes_for(persona: Persona, world: World, corpus: Corpus, window: int | Non
     facts = {f.fact_id: f for f in world.facts}
     documents = {d.doc_id: d for d in corpus.documents}
     event_dates = {e.event_id: e.date for e in world.events}
-    event_texts = {e.event_id: f"{event_title(e, world.plans)}\n{e.narrative}" for e in world.events}
+    event_texts = {e.event_id: f"{event_title(e, world)}\n{e.narrative}" for e in world.events}
     bullet_dates = {b.bullet_id: event_dates.get(b.event_id, b.date) for b in corpus.bullets}
     bullet_events = {b.bullet_id: b.event_id for b in corpus.bullets}
     realized: dict[str, set[str]] = defaultdict(set)

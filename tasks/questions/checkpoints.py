@@ -39,6 +39,10 @@ from tasks.questions.base import Candidate, QContext, Ref
 
 PROBE_MARGIN = 0.2
 """Probe cut days lie between this share of the sessions and 1 - PROBE_MARGIN / 2 of them."""
+SHOCK_WINDOW_DAYS = 366
+"""A shock is a critical event of the year before the question (every critical event of a one-year life): over a
+long life, a question about something first told years ago would otherwise be recomputed before each critical
+event since, each time over the world as it was then (ShockCheck), a cost growing with the square of the years."""
 
 
 # -- contexts ---------------------------------------------------------------------------------------
@@ -205,10 +209,11 @@ def distraction_time(ctx: QContext, fact_ids: Iterable[str], after: dt.datetime,
 # -- checkpoints ------------------------------------------------------------------------------------
 def shock_events(ctx: QContext, cand: Candidate, first: dt.datetime, asked_at: dt.datetime) -> list[str]:
     """The critical events that may have changed the question's answer: critical events after its first
-    evidence and by asked_at that produced a fact in the history of one of its facts (or of a value its
-    facts superseded), or that the derivation names. A suspicion only: `post_shock` is given when the
-    answer recomputed just before such an event differs (`changed_by_shock`)."""
+    evidence and by asked_at, in the SHOCK_WINDOW_DAYS before it, that produced a fact in the history of one of
+    its facts (or of a value its facts superseded), or that the derivation names. A suspicion only: `post_shock`
+    is given when the answer recomputed just before such an event differs (`changed_by_shock`)."""
     asked_day, first_day = local_date(ctx.persona, asked_at), local_date(ctx.persona, first)
+    first_day = max(first_day, asked_day - dt.timedelta(days=SHOCK_WINDOW_DAYS))
     ids = list(cand.fact_ids) + [str(f) for f in cand.extra.get("superseded_fact_ids", []) or []]
     found: list[str] = []
     for fid in ids:

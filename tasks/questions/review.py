@@ -76,7 +76,7 @@ class Store:
         self.pack = pack_of(self.config, self.persona)
 
     def title(self, event: Event) -> str:
-        return event_title(event, self.world.plans)
+        return event_title(event, self.world)
 
     def rerun(self, generator: str, context_as_of: str) -> dict[tuple[str, str, str], list[str]] | None:
         """(template, question, asked_at) -> answers, from running `generator` again in the context of
@@ -242,6 +242,15 @@ def _current_value(store: Store, q: Question) -> Recomputed:
     return [(holding[0].value if holding else None, f"{subject}'s {attribute} on {as_of(q)} in the fact store")]
 
 
+def _value_at_event(store: Store, q: Question) -> Recomputed:
+    """The value the derivation's subject and attribute held on the day of its event (`.at_event`)."""
+    subject, attribute, events = q.derivation.get("subject"), q.derivation.get("attribute"), _events(store, q)
+    held = [f for f in store.world.facts if events and f.subject == subject and f.attribute == attribute
+            and valid_on(f, events[0].date)]
+    found = max(held, key=lambda f: (f.valid_from, f.fact_id)).value if held else None
+    return [(found, f"{subject}'s {attribute} on the day of {events[0].event_id if events else 'its event'}")]
+
+
 def _event_date(store: Store, q: Question) -> Recomputed:
     events = _events(store, q)
     if not events or not _is_date(q.answer):
@@ -369,6 +378,7 @@ def _is_date(text: str) -> bool:
 
 
 INDEPENDENT: tuple[tuple[str, Callable[[Store, Question], Recomputed]], ...] = (
+    ("fact.state_dependent_attribute.at_event", _value_at_event),
     ("fact.state_dependent_attribute", _current_value),
     ("temporal.implicit_temporal_lookup", _event_date),
     ("temporal.sequence_comprehension", _sequence),

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import html
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from schemas.corpus import Chunk, Document
@@ -132,10 +132,16 @@ def section_of(group: Sequence[Unit]) -> str:
     return (body[0] if body else group[-1]).section if group else ""
 
 
-def chunk_document(doc: Document, chunk_tokens: int, facts: Sequence[Fact] = (), overlap: int = 0) -> list[Chunk]:
-    """The document's chunks; a chunk's fact_ids are the document's facts (looked up in `facts`) whose
-    surface form the chunk's own text carries, or every phrase the document records it said in other words."""
-    claimed = [f for f in facts if f.fact_id in doc.fact_ids]
+def chunk_document(doc: Document, chunk_tokens: int, facts: Sequence[Fact] | Mapping[str, Fact] = (),
+                   overlap: int = 0) -> list[Chunk]:
+    """The document's chunks; a chunk's fact_ids are the document's facts (looked up in `facts`: by id, or a
+    sequence in the store's order) whose surface form the chunk's own text carries, or every phrase the document
+    records it said in other words. Pass facts by id for a persona's many documents: a sequence is scanned whole
+    for each one."""
+    if isinstance(facts, Mapping):  # a document lists its facts in the order of the store they were planned from
+        claimed = [facts[i] for i in dict.fromkeys(doc.fact_ids) if i in facts]
+    else:
+        claimed = [f for f in facts if f.fact_id in doc.fact_ids]
     groups = pack(units(doc.body, chunk_tokens), chunk_tokens, overlap)
     chunks = []
     for i, group in enumerate(groups, start=1):

@@ -20,6 +20,7 @@ from schemas.config import BuildConfig
 from schemas.corpus import Document, EmailDraft
 from schemas.profile import Persona
 from schemas.world import Event, Fact, World
+from tasks.common import worldindex
 from tasks.common.facttext import (
     capital,
     carries_first,
@@ -214,7 +215,7 @@ def copied(persona: Persona, world: World, event: Event, rng: random.Random, tak
 
 def involved_names(persona: Persona, world: World, event: Event) -> set[str]:
     """Relations the event is about (named in its title or as a fact subject): they hear it first-hand."""
-    text = event_title(event, world.plans) + " " + " ".join(f.subject for f in facts_of(world, event))
+    text = event_title(event, world) + " " + " ".join(f.subject for f in facts_of(world, event))
     return {rel.name for rel in persona.profile.relationships if rel.name in text}
 
 
@@ -244,8 +245,9 @@ def reply(persona: Persona, world: World, parent: Document, sent: dt.datetime) -
     sender, to = party_of(parent.recipients[0], persona), party_of(parent.sender or "", persona)
     cc = [party_of(c, persona) for c in parent.cc]
     subject = parent.title if parent.title.lower().startswith("re:") else f"Re: {parent.title}"
-    facts = [f for f in world.facts if f.fact_id in parent.fact_ids]
-    event = next(e for e in world.events if e.event_id == parent.event_id)
+    found = worldindex.index(world)
+    facts = [found.facts[i] for i in dict.fromkeys(parent.fact_ids) if i in found.facts]  # in the store's order
+    event = found.events[parent.event_id]
     context = {
         "persona": persona_context(persona), "style": style_context(persona), "direction": "reply",
         "sender": sender.model_dump(), "recipient": to.model_dump(), "sent_at": sent.isoformat(),

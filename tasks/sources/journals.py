@@ -11,6 +11,7 @@ from schemas.config import BuildConfig
 from schemas.corpus import Document, JournalDraft
 from schemas.profile import Persona
 from schemas.world import Event, Fact, World
+from tasks.common import worldindex
 from tasks.common.facttext import (
     capital,
     event_context,
@@ -72,7 +73,7 @@ def heading(event: Event, world: World) -> str:
     watercolour painting`, `Budi's call`, `Kebab Corner`), never a fact's value whole (the section would state
     it in the store's words above any paraphrase) nor the plan's imperative title; by its kind when nothing
     else fits (`The dinner`)."""
-    plan = next((p for p in world.plans if p.plan_id == event.plan_id), None)
+    plan = worldindex.index(world).plan_of(event)
     kind = KINDS.get(plan.kind) if plan is not None else None
     names = {n for _, n, _, _ in string.Formatter().parse(kind.title) if n} if kind is not None else set()
     entity = {k: str(v) for k, v in plan.entity.items() if k in names} if plan is not None else {}

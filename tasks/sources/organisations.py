@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from schemas.profile import Persona
 from schemas.world import Event, Fact, World
+from tasks.common import worldindex
 from tasks.common.facttext import NOT_AN_EMPLOYER, must_include
 from tasks.common.happened import took_place
 
@@ -90,7 +91,7 @@ def writer_for(persona: Persona, world: World, event: Event, facts: list[Fact]) 
     """The organisation `event` involved that would write to the persona about it, with the facts of `facts`
     its records hold; None when the event involved none (or only a place without a name, `the park`), and when the
     plan did not take place and its records hold nothing of it (no receipt for a shop that never happened)."""
-    plan = next((p for p in world.plans if p.plan_id == event.plan_id), None)
+    plan = worldindex.index(world).plan_of(event)
     sender = SENDERS.get(plan.kind) if plan is not None else None
     if plan is None or sender is None:
         return None

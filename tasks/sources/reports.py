@@ -218,7 +218,7 @@ def work_events(persona: Persona, world: World) -> list[Event]:
     by an employer word (whole words) in their kind or title."""
     return [e for e in story_events(world)
             if e.kind in PROJECT_KINDS or (e.kind not in KINDS and _WORK_WORDS.search(
-                f"{event_title(e, world.plans)} {e.kind.replace('_', ' ')}".lower()))]
+                f"{event_title(e, world)} {e.kind.replace('_', ' ')}".lower()))]
 
 
 def work_report(config: BuildConfig, persona: Persona, world: World, event: Event, n: int) -> ReportPlan:

@@ -19,6 +19,7 @@ from schemas.config import BuildConfig
 from schemas.corpus import Corpus, Document
 from schemas.profile import Persona
 from schemas.world import World
+from tasks.common import worldindex
 from tasks.llm.gateway import Gateway
 from tasks.sources import emails, journals, livecheck, noise, reports
 from tasks.sources.chunking import chunk_document
@@ -41,7 +42,8 @@ def write_sources(config: BuildConfig, persona: Persona, world: World, gateway: 
     kept = checked(docs + more, persona, world, gateway, rejected | also)
     documents = numbered(kept, persona)
     s = config.stages.sources
-    chunks = [c for d in documents for c in chunk_document(d, s.chunk_tokens, world.facts, s.chunk_overlap)]
+    facts = worldindex.index(world).facts
+    chunks = [c for d in documents for c in chunk_document(d, s.chunk_tokens, facts, s.chunk_overlap)]
     return Corpus(documents=documents, chunks=livecheck.located(documents, chunks, world.facts, gateway, persona))
 
 

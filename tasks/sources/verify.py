@@ -13,6 +13,7 @@ from typing import NamedTuple
 from schemas.corpus import Document
 from schemas.profile import Persona
 from schemas.world import Fact, World
+from tasks.common import worldindex
 from tasks.common.facttext import attribute_phrase, carries, carries_first, holder, mentions
 from tasks.common.timeutil import local_date
 from tasks.sources.realized import said_so
@@ -26,7 +27,7 @@ class Problem(NamedTuple):
 
 def document_problems(doc: Document, persona: Persona, world: World) -> list[Problem]:
     """Everything wrong with one document (empty when it may ship)."""
-    facts = {f.fact_id: f for f in world.facts}
+    facts = worldindex.index(world).facts
     day = local_date(persona, doc.created_at)
     out = [Problem("document_carries_fact", f"document claims {fid} but lacks its first surface form, any "
                                             "recorded paraphrase and a fact_check verdict")
@@ -60,10 +61,10 @@ def own_text(doc: Document) -> str:
 def contradictions(doc: Document, persona: Persona, world: World, day: dt.date) -> list[Problem]:
     """Statements `<holder> <attribute> is now <value>` whose value was not a valid one on `day`."""
     text, out = own_text(doc).lower(), []
-    groups: dict[tuple[str, str], list[Fact]] = {}
-    for fact in world.facts:
-        groups.setdefault((fact.subject, fact.attribute), []).append(fact)
-    for facts in groups.values():
+    found = worldindex.index(world)  # by attribute: the phrase test first, then only its keys' facts
+    keys = [key for attribute, keys in found.keys_of().items() if f"{attribute_phrase(attribute)} is now " in text
+            for key in keys]
+    for facts in sorted((found.by_key[key] for key in keys), key=lambda fs: fs[0].fact_id):
         valid = {f.value for f in facts if valid_on(f, day)}
         phrase = f"{attribute_phrase(facts[0].attribute)} is now "
         if not valid or phrase not in text:

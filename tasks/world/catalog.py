@@ -12,6 +12,7 @@ from tasks.world import entities as E
 from tasks.world import entities_life as L
 from tasks.world import transitions as T
 from tasks.world.catalog_life import LIFE_KINDS
+from tasks.world.catalog_stages import STAGE_KINDS
 from tasks.world.eventkinds import ConstraintSpec, EventKind, FactSpec, MatterSpec, Outcome, tags
 from tasks.world.eventkinds import fs as _fs
 
@@ -285,4 +286,4 @@ CORE_KINDS: list[EventKind] = [
         ),
 ]
 
-KINDS: dict[str, EventKind] = {k.key: k for k in CORE_KINDS + LIFE_KINDS}
+KINDS: dict[str, EventKind] = {k.key: k for k in CORE_KINDS + LIFE_KINDS + STAGE_KINDS}

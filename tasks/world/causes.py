@@ -17,7 +17,7 @@ no longer Maya's favourite café?`).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from schemas.world import Event, Plan
@@ -65,19 +65,32 @@ class Reason:
         return {"cause_event": self.event_id, "cause": self.text}
 
 
-def reason(switch: Switch, current: str | None, since: dt.date, events: Iterable[Event],
+CUE_KINDS = frozenset({"move_flat", *(k for s in SWITCHES.values() for k in s.bad)})
+"""The kinds whose events may be a reason: the simulator keeps their events apart (`is_cue`), so finding the latest
+reason reads those, not a long life's every event."""
+
+
+def is_cue(kind: str, valence: str) -> bool:
+    """Whether an event of `kind` and `valence` may be a reason to change a preference (a move, a bad outcome)."""
+    return kind in CUE_KINDS and (valence == "negative") != (kind == "move_flat")
+
+
+def reason(switch: Switch, current: str | None, since: dt.date, events: Sequence[Event],
            plans: dict[str, Plan]) -> Reason | None:
     """The latest reason to change `switch.attribute` from `current` since `since` (None when there is none).
-    Values are matched on the plan's field (the café's name; the volunteering `{task} at {org}` by its org)."""
-    found = None
-    for event in sorted(events, key=lambda e: (e.date, e.event_id)):
+    Values are matched on the plan's field (the café's name; the volunteering `{task} at {org}` by its org).
+    `events` are in the order they happened (all of them, or only those `is_cue` keeps): read from the latest
+    back to `since`, the first reason met is the latest."""
+    for event in reversed(events):
+        if event.date < since:
+            break
         plan = plans.get(event.plan_id or "")
-        if plan is None or event.date < since:
+        if plan is None:
             continue
         moved = plan.kind == "move_flat" and event.valence == "positive"
         value = plan.entity.get(switch.field, "")
         bad = (plan.kind in switch.bad and event.valence == "negative" and current is not None and value != ""
                and (current == value or current.endswith(f" at {value}")))
         if moved or bad:
-            found = Reason(event.event_id, TOLD[plan.kind].format(**plan.entity))
-    return found
+            return Reason(event.event_id, TOLD[plan.kind].format(**plan.entity))
+    return None

@@ -178,12 +178,29 @@ FAMILY_UPDATES: tuple[LifeUpdate, ...] = tuple(LifeUpdate(*row) for row in (
     ("joined the church choir", "club", "the church choir", "the choir"),
 ))
 """What a relative tells on a call."""
+CHILD_UPDATES: tuple[LifeUpdate, ...] = tuple(LifeUpdate(*row) for row in (
+    ("joined the school football team", "club", "the school football team", "football"),
+    ("joined the Scouts", "club", "the Scouts", "the Scouts"),
+    ("started swimming lessons", "course", "swimming lessons", "swimming lessons"),
+    ("is learning the recorder", "course", "recorder lessons", "the recorder"),
+    ("is building a treehouse in the garden", "home_project", "building a treehouse", "the treehouse"),
+))
+"""What a child under CHILD_AGE tells (no job, no night classes, no holiday they booked)."""
+CHILD_AGE = 16
+
+
+def known_age(profile: dict[str, Any], person: str) -> int | None:
+    """A relation's age as the profile holds it (tasks/world/ages.py writes it), if it does."""
+    age = next((r.get("attributes", {}).get("age", "") for r in profile["relationships"] if r["name"] == person), "")
+    return int(age) if age.isdigit() else None
 
 
 def life_update(rng: random.Random, profile: dict[str, Any], person: str, bank: tuple[LifeUpdate, ...]) -> LifeUpdate:
     """An update of `person`'s life from `bank`: one that changes something, mostly about a part of their life not
     told yet (their attributes in the profile say what is known)."""
     known = next((r.get("attributes", {}) for r in profile["relationships"] if r["name"] == person), {})
+    if (age := known_age(profile, person)) is not None and age < CHILD_AGE:
+        bank = CHILD_UPDATES
     changes = [u for u in bank if known.get(u.attribute) != u.value] or list(bank)
     fresh = [u for u in changes if u.attribute not in known]
     return rng.choice(fresh if fresh and rng.random() < 0.7 else changes)
@@ -294,7 +311,10 @@ def draw_restructure(rng: random.Random, profile: dict[str, Any]) -> Entity:
 def draw_milestone(rng: random.Random, profile: dict[str, Any]) -> Entity:
     """Someone close and the milestone being celebrated."""
     person = rng.choice(close_people(profile) or [r["name"] for r in profile["relationships"]])
-    return {"person": person, "milestone": rng.choice(MILESTONES), "venue": rng.choice(VENUES)}
+    age = known_age(profile, person)
+    fits = [m for m in MILESTONES if age is None or (m != "50th birthday party" or age == 50)
+            and (m != "retirement party" or age >= 58) and (age >= 18 or m == "graduation")]
+    return {"person": person, "milestone": rng.choice(fits or ["graduation"]), "venue": rng.choice(VENUES)}
 
 
 def draw_retirement(rng: random.Random, profile: dict[str, Any]) -> Entity:

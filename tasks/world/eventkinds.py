@@ -131,6 +131,9 @@ class EventKind:
     """For a life transition (a move, a job change, a layoff): the chance a year that a plan of this kind is made,
     given the profile (life-stage-aware: tasks/world/transitions.py). Such a kind is not drawn among the day's
     plans; each day it is planned with probability `yearly(profile) / 365`, so it stays as rare as lives are."""
+    scheduled: bool = False
+    """For a life stage (a birthday, a first day at school, a parent's retirement; tasks/world/catalog_stages.py):
+    never drawn nor planned at a rate; the simulator plans it on the day tasks/world/ages.py gives it."""
 
     def value_fields(self, attribute: str) -> tuple[str, ...]:
         """The entity fields the positive outcome's value of `attribute` is made of (`{task} at {org}`)."""

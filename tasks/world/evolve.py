@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from schemas.profile import Profile
 from schemas.world import Constraint, Fact, ProfileOp
@@ -151,9 +151,9 @@ class WorldState:
             op_id=f"{self.persona_id}-o{len(self.ops) + 1:04d}", persona_id=self.persona_id, date=date,
             event_id=event_id, phase=phase, op=op, path=path, old_value=old, new_value=new,
         )
-        candidate = copy.deepcopy(self.profile)
+        candidate = copied_along(self.profile, path)
         apply_op(candidate, row)
-        validate_profile(candidate, row)
+        validate_section(candidate, row)
         self.profile = candidate
         self.ops.append(row)
         return row
@@ -202,6 +202,46 @@ class WorldState:
     def snapshot(self) -> dict[str, Any]:
         """A deep copy of the profile as it stands now."""
         return copy.deepcopy(self.profile)
+
+
+def copied_along(profile: dict[str, Any], path: str) -> dict[str, Any]:
+    """A copy of `profile` in which every container on `path` is a fresh copy and the rest is shared: an op applied
+    to it leaves `profile` as it was, and costs the same however much the profile has grown (a long life's
+    relations and what is known of them), unlike a deep copy of the whole."""
+    root = dict(profile)
+    node: Any = root
+    for name, key, value in _SEGMENT.findall(path):
+        child = node.get(name) if isinstance(node, dict) else None
+        if isinstance(child, list | dict):
+            child = list(child) if isinstance(child, list) else dict(child)
+            node[name] = child
+        if key and isinstance(child, list):
+            at = next((i for i, x in enumerate(child) if isinstance(x, dict) and x.get(key) == value), None)
+            if at is None:
+                return root
+            child[at] = dict(child[at])
+            child = child[at]
+        if not isinstance(child, dict):
+            return root
+        node = child
+    return root
+
+
+_SECTIONS = {name: TypeAdapter(field.annotation) for name, field in Profile.model_fields.items()}
+"""The Profile's top-level sections (identity, traits, relationships, ...), each validated on its own."""
+
+
+def validate_section(profile: dict[str, Any], op: ProfileOp) -> None:
+    """Raise InvalidOp when the section of the profile `op` changed no longer validates (the others, unchanged, still
+    do: Profile has no check across sections), or when the op left the profile without a section or with another."""
+    section = op.path.split(".", 1)[0].split("[", 1)[0]
+    if section not in _SECTIONS or set(profile) != set(_SECTIONS):
+        validate_profile(profile, op)
+        return
+    try:
+        _SECTIONS[section].validate_python(profile[section])
+    except ValidationError as exc:
+        raise InvalidOp(f"profile invalid after {op.op_id} ({op.op} {op.path}): {exc.errors()[0]['msg']}") from None
 
 
 def validate_profile(profile: dict[str, Any], op: ProfileOp | None = None) -> None:

@@ -31,20 +31,20 @@ from typing import Any
 from schemas.config import BuildConfig
 from schemas.profile import Persona
 from schemas.world import Event, EventNarration, Plan, ProfileSnapshot, World
-from tasks.common.facttext import value_names
 from tasks.common.rng import rng_for
 from tasks.domains.base import DomainPack, PackOutcome, ScheduledEvent
 from tasks.llm.gateway import CallSpec, Gateway
-from tasks.world import banks, causes
+from tasks.world import ages, banks, causes
 from tasks.world.catalog import KINDS, EventKind, Outcome
 from tasks.world.consistency import BOSS_KINDS, EMPLOYER_KINDS, NOT_EMPLOYED, SELF_EMPLOYED
 from tasks.world.drafts import baseline_drafts, constraint_draft, constraint_of, fact_drafts, outcome_context
 from tasks.world.entities_life import employed
 from tasks.world.evolve import HOBBIES_PATH, FactDraft, Matter, WorldState, facts_valid_at
 from tasks.world.ontology import Attribute, event_names, ontology
+from tasks.world.scheduling import Scheduling, plan_names
 from tasks.world.standing import collect_entities, new_colleagues, standing_world
 
-__all__ = ["simulate", "facts_valid_at", "baseline_drafts", "fact_drafts", "outcome_context"]
+__all__ = ["simulate", "facts_valid_at", "baseline_drafts", "fact_drafts", "outcome_context", "plan_names"]
 _PEOPLE_FIELDS = ("friend", "relative", "companion", "person", "partner")  # people the plan needs in the life
 TRANSITIONS = tuple(k for k in KINDS.values() if k.yearly is not None)
 
@@ -61,13 +61,6 @@ def simulate(config: BuildConfig, persona: Persona, gateway: Gateway, pack: Doma
     return sim.world()
 
 
-def plan_names(entity: dict[str, str]) -> frozenset[str]:
-    """The proper names a plan's entity gives (a restaurant, a friend, a city; lower case), less those of the
-    earlier event it came of (`cause`, `cause_event`)."""
-    return frozenset(n.lower() for key, value in entity.items() if key not in ("cause", "cause_event")
-                     for n in value_names(str(value)) if len(n) > 2)
-
-
 def pack_for(config: BuildConfig) -> DomainPack:
     """The build's domain pack; the general pack when the registry cannot be imported."""
     try:
@@ -77,7 +70,7 @@ def pack_for(config: BuildConfig) -> DomainPack:
     return registry_pack_for(config)
 
 
-class _Simulation:
+class _Simulation(Scheduling):
     def __init__(self, config: BuildConfig, persona: Persona, gateway: Gateway, pack: DomainPack | None = None) -> None:
         pack = pack or pack_for(config)
         self.config, self.persona, self.gateway, self.pack = config, persona, gateway, pack
@@ -89,7 +82,13 @@ class _Simulation:
                                        config.start_date)
         self.plans: list[Plan] = []
         self.pending: list[Plan] = []
+        self.titles: set[str] = set()
+        self.plan_by_id: dict[str, Plan] = {}
         self.events: list[Event] = []
+        self.cues: list[Event] = []  # events that may be a reason to change a preference (causes.is_cue)
+        self.born = ages.births(self.rng(config.start_date, "births"), self.state.profile, config.start_date)
+        self.stages = ages.stages(self.born, self.state.profile["identity"]["country"], config.start_date,
+                                  config.end_date, self.rng(config.start_date, "stages"))
         self.snapshots: list[ProfileSnapshot] = []
         self.last_done: dict[str, dt.date] = {}
         self.kept_from: dict[str, dict[str, str]] = {}  # persona attribute -> the entity of the plan that set it
@@ -107,6 +106,7 @@ class _Simulation:
         ops_before = len(self.state.ops)
         if day == self.config.start_date:
             self.baseline(day)
+        self.plan_stages(day)
         self.make_plans(day)
         for plan in sorted((p for p in self.pending if p.scheduled_for == day), key=lambda p: p.plan_id):
             self.roll_out(plan, day)
@@ -122,6 +122,7 @@ class _Simulation:
 
     def baseline(self, day: dt.date) -> None:
         drafts = baseline_drafts(self.state.profile, self.persona.name)
+        drafts += ages.baseline_drafts(self.born, day)
         drafts += self.pack.baseline_facts(self.config, self.persona)
         event_id = f"{self.pid}-e0000"
         info = {"kind": "baseline", "title": "baseline", "valence": "positive", "severity": 1}
@@ -153,7 +154,8 @@ class _Simulation:
     def pick_kind(self, rng: random.Random, day: dt.date, tried: Collection[str] = ()) -> EventKind | None:
         """A kind drawn by weight among those possible today and not `tried` (life transitions are planned
         apart)."""
-        eligible = [k for k in KINDS.values() if k.yearly is None and k.key not in tried and self.possible(k, day)]
+        eligible = [k for k in KINDS.values() if k.yearly is None and not k.scheduled and k.key not in tried
+                    and self.possible(k, day)]
         return rng.choices(eligible, weights=[k.weight for k in eligible])[0] if eligible else None
 
     def possible(self, kind: EventKind, day: dt.date) -> bool:
@@ -223,8 +225,7 @@ class _Simulation:
         switch = causes.SWITCHES[kind.key]
         key = (self.persona.name, switch.attribute)
         since = self.state.history[key][-1][0] if self.state.history.get(key) else self.config.start_date
-        return causes.reason(switch, self.state.current(*key, day), since, self.events,
-                             {p.plan_id: p for p in self.plans})
+        return causes.reason(switch, self.state.current(*key, day), since, self.cues, self.plan_by_id)
 
     def may_switch(self, kind: EventKind, day: dt.date) -> bool:
         """A kind switching a preference may change it: there is none yet, or there is a reason."""
@@ -260,57 +261,11 @@ class _Simulation:
                              plan_names(entity))
         if when is None or self.state.blocker(kind.tags_for(entity), when) is not None:
             return False
-        plan = Plan(
-            plan_id=f"{self.pid}-l{len(self.plans) + 1:04d}",
-            persona_id=self.pid,
-            created_on=day,
-            horizon=horizon,
-            scheduled_for=when,
-            title=kind.title_for(entity),
-            kind=kind.key,
-            entity=entity,
-        )
-        self.plans.append(plan)
-        self.pending.append(plan)
+        self.new_plan(kind, entity, day, when, horizon)
         return True
 
-    def free_day(self, wanted: dt.date, limit: int, today: dt.date,
-                 keys: frozenset[tuple[str, str]] = frozenset(),
-                 names: frozenset[str] = frozenset()) -> dt.date | None:
-        """`wanted`, or the next day within `limit` days of today with fewer commitments than the daily cap and
-        no pending plan that may state a fact on the same (subject, attribute) as `keys` or names one of `names`.
-
-        Two rollouts that day writing one key would make the first fact superseded on the day it begins: an
-        empty validity interval (a call and a visit both bringing news of one friend, say). Two plans that day
-        naming one place or person would make the day's texts say of one what is true of the other (an evening
-        at Casa Lolita called off and a dinner at Casa Lolita that went well: `we never made it to Casa Lolita`
-        is then about both), and a question naming the place and the day would have two answers."""
-        cap = self.config.stages.loop.max_plans_per_day
-        busy = [p.scheduled_for for p in self.pending]
-
-        def clashes(day: dt.date) -> bool:
-            return any(p.scheduled_for == day and (keys & self.fact_keys(KINDS[p.kind], p.entity)
-                                                   or names & plan_names(p.entity))
-                       for p in self.pending)
-
-        day = wanted
-        while busy.count(day) >= cap or clashes(day):
-            day += dt.timedelta(days=1)
-        return day if (day - today).days <= limit else None
-
-    def fact_keys(self, kind: EventKind, entity: dict[str, str]) -> frozenset[tuple[str, str]]:
-        """Every (subject, attribute) a rollout of `kind` for `entity` may state, whichever its valence."""
-        name = self.persona.name
-        keys = set()
-        for outcome in (kind.positive, kind.negative):
-            keys |= {(name if s.subject == "persona" else entity[s.subject], s.attribute_for(entity))
-                     for s in outcome.facts}
-            if outcome.constraint is not None:
-                keys.add((name, outcome.constraint.kind))
-        return frozenset(keys)
-
     def draw_entity(self, rng: random.Random, kind: EventKind, day: dt.date) -> dict[str, str]:
-        titles = {p.title for p in self.plans}
+        titles = self.titles  # every plan's title so far
         view = self.state.profile | {"_world": self.standing}
         for _ in range(12):  # a new title, and news of someone whose life may change now (else another's)
             entity = kind.draw(rng, view)
@@ -473,6 +428,8 @@ class _Simulation:
                 narrative="",
             )
         )
+        if causes.is_cue(info["kind"], info["valence"]):
+            self.cues.append(self.events[-1])
 
     def world(self) -> World:
         profile = self.persona.profile.model_dump(mode="json")

@@ -29,6 +29,8 @@ Rates, and why (caps, not averages: the catalog's weights decide how often a cha
 - the lives of the persona's people (what a friend or a relative tells them): job title, workplace, partner and
   the city they are moving to 1, a side project, a race they train for and a club 3, a home project and the next
   holiday 4 (their pet and course as the persona's).
+- what ages bring (tasks/world/ages.py): anyone's age 1 (a birthday a year), a child's school 1 (primary, then
+  secondary six years on) and a parent's working life 1 (retired at pension age).
 - health: injury 4, diagnosis 4, illness 6; relations: relationship 2 and relationship status 2 per person;
   a colleague's team 1.
 
@@ -173,7 +175,9 @@ CORE: tuple[Attribute, ...] = (
     *_state("persona", "possessions", {"vehicle": 1, "prized_possession": 1}),
     *_state("any", "possessions", {"pet": 1}),
     *_state("person", "life", {"job_title": 1, "workplace": 1, "partner": 1, "next_city": 1, "side_project": 3,
-                               "race_goal": 3, "club": 3, "home_project": 4, "next_holiday": 4}),
+                               "race_goal": 3, "club": 3, "home_project": 4, "next_holiday": 4, "school": 1,
+                               "work_life": 1}),
+    *_state("any", "life", {"age": 1}),
     *_state("persona", "routine", {"grocery_shop": 2, "gym": 1, "doctor": 1, "volunteering": 2, "hobby": 3}),
     *_state("persona", "preference", {"favourite_cafe": 3, "disliked_cafe": 4}),
     *_state("persona", "health", {"injury": 4, "diagnosis": 4, "illness": 6}),

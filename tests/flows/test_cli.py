@@ -79,3 +79,14 @@ def test_release_version_must_be_vnnnn(tmp_path):
 def test_sql_refuses_an_empty_query_and_unknown_format(tmp_path):
     assert runner.invoke(app, ["sql", "  ", "--home", str(tmp_path)]).exit_code == 2
     assert runner.invoke(app, ["sql", "select 1", "--format", "xml", "--home", str(tmp_path)]).exit_code == 2
+
+
+def test_years_outside_one_to_fifteen_exit_2_with_one_line_and_nothing_landed(tmp_path):
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('name = "x"\n[world]\nyears = 16\n')
+    home = tmp_path / "home"
+    result = _build("--config", str(cfg), "--home", str(home))
+    assert result.exit_code == 2
+    assert "field 'world.years': years must be from 1 to 15 (got 16)" in result.output
+    assert len(result.output.strip().splitlines()) == 1 and "Traceback" not in result.output
+    assert not home.exists()

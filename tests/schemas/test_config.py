@@ -82,3 +82,33 @@ def test_the_readme_s_gates_reference_is_the_model_s():
     assert block == gates_reference(), "regenerate it with `.venv/bin/python -m schemas.config`"
     assert all(f"| `{name}` |" in block for name in GateOptions.model_fields)
     assert all(field.description for field in GateOptions.model_fields.values())
+
+
+def test_world_years_set_the_days_in_calendar_years():
+    cfg = config_from_toml('name = "x"\nstart_date = 2024-03-05\n[world]\nyears = 10', "x.toml")
+    assert cfg.days == 3652 and cfg.end_date == dt.date(2034, 3, 4)  # three leap days in 2024-2034
+    two = config_from_toml('name = "x"\nstart_date = 2023-01-01\n[world]\nyears = 2', "x.toml")
+    assert two.end_date == dt.date(2024, 12, 31) and two.days == 731
+    fifteen = config_from_toml('name = "x"\n[world]\nyears = 15', "x.toml")
+    assert fifteen.days == 5479  # the longest life fits the days bound
+
+
+def test_world_years_agreeing_with_days_is_accepted_and_disagreeing_names_both():
+    assert config_from_toml('name = "x"\ndays = 366\n[world]\nyears = 1', "x.toml").days == 366
+    with pytest.raises(ConfigError, match=r"\[world\] years = 2 .* is 731 days, but days = 60"):
+        config_from_toml('name = "x"\ndays = 60\n[world]\nyears = 2', "x.toml")
+
+
+@pytest.mark.parametrize("years", [0, 16, -1])
+def test_world_years_outside_one_to_fifteen_is_one_line(years):
+    with pytest.raises(ConfigError) as caught:
+        config_from_toml(f'name = "x"\n[world]\nyears = {years}', "x.toml")
+    message = str(caught.value)
+    assert message == f"x.toml: field 'world.years': years must be from 1 to 15 (got {years})"
+
+
+def test_a_config_without_world_years_hashes_as_before_the_table_existed():
+    plain = config_from_toml('name = "x"\ndays = 731', "x.toml")
+    assert '"world"' not in plain.canonical_json()
+    with_years = config_from_toml('name = "x"\n[world]\nyears = 2', "x.toml")
+    assert with_years.days == plain.days and with_years.config_hash() != plain.config_hash()

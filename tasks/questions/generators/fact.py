@@ -9,7 +9,9 @@
   of theirs is asked. The namesake's value is the first distractor.
 - state_dependent_attribute: the value of an attribute that changed, asked at the default question time
   (its current value: template `.now`) and mid-timeline on the day before each change (the value about to be
-  replaced: `.before_change`) and a few days after it (the new value: `.after_change`).
+  replaced: `.before_change`) and a few days after it (the new value: `.after_change`); and the value it held
+  when something else happened, since changed (`.at_event`, kit/then.py: "What was Maya's job when she moved
+  into the flat at 8 Elm Road?", years apart in a long life).
 - negative_constraints: the one plan of a kind that did NOT work out in a month ("Which café that Maya
   tried in March did she NOT like?"); the kind's successful entities are the distractors.
 
@@ -49,6 +51,7 @@ from tasks.questions.generators.kit import (
     refs,
     state_query,
     stories,
+    value_at_event,
     values_of,
     when,
     who,
@@ -81,6 +84,7 @@ STATE_QUESTIONS: dict[str, str] = {
     "relationship_status": "What is {ps} relationship status now?",
     "hobby": "What is {ps} main hobby now?",
     "hobby_goal": "What is {p} working towards in their hobbies these days?",
+    "age": "How old did {p} turn on {ps} most recent birthday?",
     "trip": "What was {ps} most recent trip?",
     "concert": "What was the most recent concert {p} went to?",
     "dinner_out": "What did {p} eat at {p}'s most recent dinner out, and where was it?",
@@ -105,6 +109,8 @@ LIFE_QUESTIONS: dict[str, str] = {
     "next_holiday": "Where is {x} going on their next holiday?",
     "pet": "What pet does {x} have now?",
     "course": "Which course is {x} taking now?",
+    "age": "How old is {x} now?",
+    "school": "Which school does {x} go to now?",
 }
 # Wording for attributes of other people: {x} names the person (full name or a cue phrase).
 PERSON_QUESTIONS: dict[str, str] = LIFE_QUESTIONS | {
@@ -184,7 +190,7 @@ def state_dependent_attribute(ctx: QContext) -> list[Candidate]:
                        "subject": subject, "attribute": attribute,
                        "answer_rule": "latest_event" if event else "current_value"},
             ))
-    return out
+    return out + value_at_event(ctx)  # the value when something else happened (kit/then.py)
 
 
 # --------------------------------------------------------------------------------- entity_disambiguation

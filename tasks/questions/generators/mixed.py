@@ -14,6 +14,7 @@ all strictly before the question is asked.
 from __future__ import annotations
 
 import datetime as dt
+from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 
 from schemas.corpus import Chunk, Document, Turn
@@ -109,13 +110,17 @@ def relative_positioning(ctx: QContext) -> list[Candidate]:
         refs = turns.refs(fact.fact_id)
         if refs and fact.fact_id in single and fits_slot(fact.attribute, fact.value):
             firsts.append((turns.day(refs[0]), fact, refs[0]))
+    firsts.sort(key=lambda x: x[0])  # by day: a document looks only at the facts told within its window
+    days = [day for day, _, _ in firsts]
     out = []
     for doc in view.docs:
         label = view.short_label(doc)  # without its date: the question needs the document to place it
         if label is None or doc.kind in NOISE_KINDS or not view.chunks.get(doc.doc_id):
             continue
         when = view.day(doc)
-        near = sorted(((abs((day - when).days), fact.fact_id, day, fact, ref) for day, fact, ref in firsts
+        window = firsts[bisect_left(days, when - dt.timedelta(days=WINDOW_DAYS)):
+                        bisect_right(days, when + dt.timedelta(days=WINDOW_DAYS))]
+        near = sorted(((abs((day - when).days), fact.fact_id, day, fact, ref) for day, fact, ref in window
                        if ctx.facts[fact.fact_id].event_id != doc.event_id and fact.fact_id not in doc.fact_ids
                        and 1 <= abs((day - when).days) <= WINDOW_DAYS), key=lambda x: x[:2])
         for gap, _, day, fact, ref in spread(ctx, doc, near):
@@ -232,8 +237,8 @@ def post_modification_analysis(ctx: QContext) -> list[Candidate]:
 
 def modification(ctx: QContext, view: DocView, turns: TurnView, old: Fact, new: Fact) -> list[Candidate]:
     """Before / after / what-changed questions about one superseded fact, anchored on a document."""
-    anchors: list[tuple[Document, list[Chunk]]] = [(d, view.chunks_carrying(d, new)) for d in view.docs
-                                                   if new.fact_id in d.fact_ids and view.label(d)]
+    anchors: list[tuple[Document, list[Chunk]]] = [(d, view.chunks_carrying(d, new))
+                                                   for d in view.citing.get(new.fact_id, ()) if view.label(d)]
     anchors = [(d, cs) for d, cs in anchors if cs]
     old_refs, new_refs = ctx.evidence_for(old.fact_id), ctx.evidence_for(new.fact_id)
     if not anchors or not old_refs:

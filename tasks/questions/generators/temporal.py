@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 
 from tasks.common.facttext import mentions
@@ -119,35 +120,44 @@ def indirect_identification(ctx: QContext) -> list[Candidate]:
     """An event identified by its calendar relation to another: the one event the day after, or the one
     event of a kind in the week after / before an anchor event."""
     p, out = who(ctx), []
-    items = [s for s in stories(ctx) if s.date < ctx.day]
+    items = [s for s in stories(ctx) if s.date < ctx.day]  # by date
+    starts = [s.date for s in items]
     anchors = positive(ctx)
     by_day: dict[dt.date, list[Story]] = defaultdict(list)
+    by_kind: dict[tuple[str, str], list[str]] = {}  # a kind's field values, read once rather than per anchor
     for s in items:
         by_day[s.date].append(s)
     titled = {s.event.event_id for s in anchors}
+
+    def around(day: dt.date, lo: int, hi: int) -> list[Story]:
+        """The stories from `lo` to `hi` days after `day` (a long life's thousands are not scanned per anchor)."""
+        return items[bisect_left(starts, day + dt.timedelta(days=lo)):bisect_right(starts, day + dt.timedelta(days=hi))]
+
     for a in anchors:
         nxt = by_day.get(a.date + dt.timedelta(days=1), [])
         if len(nxt) == 1 and nxt[0].event.event_id in titled:
             b = nxt[0]
-            near = [s.title for s in items if abs((s.date - a.date).days) <= 10 and s.title not in (a.title, b.title)]
+            near = [s.title for s in around(a.date, -10, 10) if s.title not in (a.title, b.title)]
             out.append(_identified(ctx, f"What did {p} do on the day after {p} set out to {a.title}?",
                                    b.title, a, b, "day_after", near,
                                    f"{p} did '{a.title}' on {human_date(a.date)}; the next day, "
                                    f"{human_date(b.date)}, {p} did '{b.title}'."))
         for direction, lo, hi in (("after", 1, 7), ("before", -7, -1)):
-            window = [s for s in items if lo <= (s.date - a.date).days <= hi and s.event.valence == "positive"]
+            week = around(a.date, lo, hi)
+            window = [s for s in week if s.event.valence == "positive"]
             for kind, (field_name, opening) in KIND_ASK.items():
                 hits = [s for s in window if s.kind == kind]
                 if kind == a.kind or len(hits) != 1 or field_name not in hits[0].entity:
                     continue
-                if any(s.kind == kind and s.event.valence == "negative" and lo <= (s.date - a.date).days <= hi
-                       for s in items):
+                if any(s.kind == kind and s.event.valence == "negative" for s in week):
                     continue
                 b = hits[0]
                 answer = b.entity[field_name]
                 if mentions(a.title, answer):
                     continue
-                others = [s.entity.get(field_name, "") for s in items if s.kind == kind]
+                if (kind, field_name) not in by_kind:
+                    by_kind[(kind, field_name)] = [s.entity.get(field_name, "") for s in items if s.kind == kind]
+                others = list(by_kind[(kind, field_name)])
                 others += entity_pool(ctx, field_name)
                 question = f"{opening.format(p=p)} in the week {direction} {p} set out to {a.title}?"
                 out.append(_identified(ctx, question, answer, a, b, f"week_{direction}", others,

@@ -12,6 +12,7 @@ from schemas.config import BuildConfig, ProviderConfig
 from schemas.profile import Persona, Profile
 from schemas.world import World
 from tasks.llm.gateway import Gateway
+from tasks.world.ages import LEAD_DAYS
 from tasks.world.catalog import KINDS
 from tasks.world.loop import fact_drafts, facts_valid_at, simulate
 from tasks.world.ontology import ATTRIBUTES
@@ -81,10 +82,13 @@ def test_baseline_event_restates_the_profile(world, persona):
 def test_plans_respect_horizons_and_daily_limit(world, cfg):
     for plan in world.plans:
         ahead = (plan.scheduled_for - plan.created_on).days
-        assert (0 <= ahead <= 3) if plan.horizon == "short" else (7 <= ahead <= 30)
         assert plan.kind in KINDS and plan.title == plan.title.lower()[:1] + plan.title[1:]
         assert any(value in plan.title for value in plan.entity.values())
-    per_day = Counter(p.created_on for p in world.plans)
+        if KINDS[plan.kind].scheduled:  # a life stage: LEAD_DAYS ahead of its own day, or from the first day
+            assert ahead == LEAD_DAYS or plan.created_on == cfg.start_date and 0 < ahead <= LEAD_DAYS
+            continue
+        assert (0 <= ahead <= 3) if plan.horizon == "short" else (7 <= ahead <= 30)
+    per_day = Counter(p.created_on for p in world.plans if not KINDS[p.kind].scheduled)
     assert max(per_day.values()) <= cfg.stages.loop.max_plans_per_day
     assert {p.horizon for p in world.plans} == {"short", "long"}
 
@@ -147,14 +151,16 @@ def test_closed_facts_have_a_later_fact(world):
 def test_factual_modify_ops_close_the_previous_fact(world):
     modifies = [o for o in world.profile_ops if o.phase == "factual" and o.op == "modify"]
     assert modifies
-    for op in modifies:
-        (new,) = [f for f in world.facts if f.event_id == op.event_id and f.value == op.new_value]
+    for op in modifies:  # an age is written as its number (identity.age: 36; the fact: 36 years old)
+        value = f"{op.new_value} years old" if op.path.endswith("age") else op.new_value
+        (new,) = [f for f in world.facts if f.event_id == op.event_id and f.value == value]
         (old,) = [
             f
             for f in world.facts
             if (f.subject, f.attribute) == (new.subject, new.attribute) and f.valid_to == op.date
         ]
-        assert old.value == op.old_value and op.date == new.valid_from
+        assert old.value == (f"{op.old_value} years old" if op.path.endswith("age") else op.old_value)
+        assert op.date == new.valid_from
 
 
 def test_facts_valid_at_gives_one_value_per_state_attribute(world, cfg):
@@ -236,7 +242,8 @@ def test_simulation_is_deterministic_and_seed_dependent(persona):
 def test_short_runs_and_other_personas(persona):
     one_day = simulate(config(days=1), persona, Gateway(ProviderConfig()))
     assert [e.kind for e in one_day.events] == ["baseline"]
-    assert len(one_day.profile_snapshots) == 1 and one_day.profile_ops == []
+    assert len(one_day.profile_snapshots) == 1  # the baseline writes only the ages of children and parents
+    assert all(o.event_id.endswith("-e0000") and o.path.endswith(".attributes.age") for o in one_day.profile_ops)
     retired = persona_for(config(), "p0007", BUNDLED_SEEDS[2])
     world = simulate(config(days=120), retired, Gateway(ProviderConfig()))
     assert not {"new_job", "work_project"} & {p.kind for p in world.plans}

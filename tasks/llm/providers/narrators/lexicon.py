@@ -38,6 +38,8 @@ HANDLES: dict[str, str] = {
     "relationship_talk": "the talk", "meet_someone": "the new friendship", "first_date": "the date",
     "visit_family": "the visit", "big_bill": "the bill", "promotion": "the promotion",
     "restructure": "the restructuring", "milestone": "the celebration", "retire": "the retirement",
+    "birthday": "the birthday", "family_birthday": "the birthday", "start_school": "the first day at school",
+    "parent_retires": "the retirement",
 }
 """Event kind -> how the user and the assistant refer back to the event once it has been told."""
 
@@ -58,6 +60,8 @@ SPECIFIC: dict[str, str] = {
     "big_bill": "the {bill}", "promotion": "the promotion at {employer}",
     "restructure": "the restructuring at {employer}", "milestone": "{person_first}'s {milestone}",
     "retire": "retiring from {employer}",
+    "birthday": "turning {age}", "family_birthday": "{person_first}'s {ordinal} birthday",
+    "start_school": "{person_first}'s first day at {school}", "parent_retires": "{person_first}'s retirement",
 }
 """Event kind -> a specific handle made of the plan's title fields (`the lunch with Charlie`, `the dinner at
 Kebab Corner`); `{x_first}` is a name's first word, `{x_bare}` a value without its article."""
@@ -75,7 +79,8 @@ SHORT: dict[str, str] = {
     "relationship_talk": "the talk with {partner_first}", "meet_someone": "{new_name_first}",
     "first_date": "{date_name_first}", "visit_family": "the trip to {relative_first}'s", "big_bill": "the {bill}",
     "promotion": "the promotion", "restructure": "the restructuring", "milestone": "{person_first}'s {milestone}",
-    "retire": "retirement",
+    "retire": "retirement", "birthday": "the birthday", "family_birthday": "{person_first}'s birthday",
+    "start_school": "{school}", "parent_retires": "{person_first}'s retirement",
 }
 """Event kind -> a short handle for later mentions (`Kebab Corner`, `the knitting`, `lunch with Charlie`)."""
 
@@ -88,7 +93,8 @@ DOMAINS: dict[str, str] = {
     "appointment": "errand", "meet_someone": "social",
     "milestone": "social", "dinner_out": "outing", "concert": "culture", "partner_evening": "partner",
     "relationship_talk": "partner", "first_date": "partner", "weekly_shop": "errand", "cafe_visit": "outing",
-    "new_cafe": "outing", "volunteer": "hobby",
+    "new_cafe": "outing", "volunteer": "hobby", "birthday": "social", "family_birthday": "family",
+    "start_school": "family", "parent_retires": "family",
 }
 """Event kind -> the area of life the assistant's suggestions come from."""
 

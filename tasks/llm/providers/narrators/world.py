@@ -230,7 +230,11 @@ BASELINE = {
     ),
     "prized_possession": ("My pride and joy is my {m}.", "I treasure my {m}."),
     "pet": ("I share my life with a {m}.",),
+    "age": ("I'm {m}.", "I'm {m}, for the record."),
+    "age:other": ("{who} is {m}.", "{who} is {m} now."),
+    "work_life:other": ("{who} is {m}.", "{who} is {m} these days."),
 }
+"""Baseline sentences by attribute (`<attribute>:other` for a fact about one of the persona's people, `{who}`)."""
 
 
 def article(phrase: str) -> str:
@@ -246,7 +250,7 @@ def narrate_outcome(context: dict[str, Any], rng: random.Random) -> dict[str, st
     restrictions = [f for f in facts if f["attribute"].endswith(CONSTRAINT_SUFFIXES)]
     mentions = [f["mention"] for f in facts if f not in restrictions]
     if context["event"]["kind"] == "baseline":
-        text = _baseline(facts, rng)
+        text = _baseline(facts, rng, context["persona"]["name"])
     else:
         text = _event_story(context, mentions, rng, [f for f in facts if f["attribute"] in ASIDES])
     said = [f for f in facts if f not in restrictions]
@@ -298,11 +302,12 @@ def _feeling(style: dict[str, Any], valence: str, severity: int, rng: random.Ran
     return f"{line}, {word}." if word else f"{line}."
 
 
-def _baseline(facts: list[dict[str, Any]], rng: random.Random) -> str:
+def _baseline(facts: list[dict[str, Any]], rng: random.Random, name: str = "") -> str:
     lines = []
     for fact in facts:
-        template = rng.choice(BASELINE.get(fact["attribute"], ("Worth knowing: {m}.",)))
-        lines.append(template.format(m=fact["mention"], a_m=article(fact["mention"])))
+        key = fact["attribute"] if fact["subject"] == name else f"{fact['attribute']}:other"
+        template = rng.choice(BASELINE.get(key, BASELINE.get(fact["attribute"], ("Worth knowing: {m}.",))))
+        lines.append(template.format(m=fact["mention"], a_m=article(fact["mention"]), who=fact["subject"]))
     return " ".join(lines)
 
 

@@ -132,6 +132,37 @@ LIFE_CORE: dict[str, dict[str, tuple[str, ...]]] = {
                      "Handed in my keys; officially {m1}, a {m0}.", "Farewell cake eaten, {m1} at last: {m0}."),
         "negative": ("Not yet: I {m0}.", "Plans changed, and I {m0}.", "They asked me to stay on, so I {m0}."),
     },
+    # life stages (tasks/world/catalog_stages.py): both outcomes state the change, the negative is a quieter day
+    "birthday": {
+        "positive": ("I'm {m0} today, and we celebrated properly.", "Cake, candles and far too many cards: {m0} as of "
+                     "today.", "Another year older and {m0} today; it was a lovely day."),
+        "negative": ("A quiet one: {m0} today and hardly anyone noticed.", "I'm {m0} today, but the party fell flat.",
+                     "Turned {age} with a cold, so being {m0} started in bed."),
+    },
+    "family_birthday": {
+        "positive": ("{person} is {m0} today and loved every minute of the party.",
+                     "We celebrated {person}'s {ordinal} birthday: {m0} already!",
+                     "Candles blown out in one go: {person} is {m0} now."),
+        "negative": ("A low-key {ordinal} birthday for {person}, {m0} and a bit under the weather.",
+                     "{person} turned {age} today; being {m0} came with a rained-off party.",
+                     "{person} is {m0} now, though the celebration was a damp squib."),
+    },
+    "start_school": {
+        "positive": ("First day at {m0} for {person}, who ran in without looking back.",
+                     "{person} started at {m0} today, new uniform and all.",
+                     "Dropped {person} off at {m0} for the first day; all smiles at the gate."),
+        "negative": ("{person}'s first day at {m0} was a tearful one.",
+                     "Hard morning: {person} clung to me at the gate of {m0}.",
+                     "{person} started at {m0} today and came home upset; early days."),
+    },
+    "parent_retires": {
+        "positive": ("{person} is officially {m0} as of today; we toasted the end of an era.",
+                     "Big day for my {relation}: {person} is {m0} now.",
+                     "No more alarm clocks for {person}, who is {m0} from today."),
+        "negative": ("{person} is {m0} now, though the send-off at work was a damp squib.",
+                     "{person} is {m0} as of today and already a little lost without work.",
+                     "My {relation} {person} is {m0} now; the leaving do was cancelled at the last minute."),
+    },
 }
 BECAUSE = ("After {cause}, I was ready for a change.", "It was time for a change after {cause}.",
            "Ever since {cause} I'd been meaning to look elsewhere.")

@@ -292,6 +292,7 @@ def nth_section(ctx: QContext, view: DocView) -> list[Candidate]:
 def revisions(ctx: QContext, view: DocView) -> list[Candidate]:
     """Which row of a report's table a later version changed (version N against N-1)."""
     out = []
+    revised = Counter(d.parent_doc_id for d in view.docs if d.parent_doc_id)
     for doc in view.docs:
         parent = view.by_id.get(doc.parent_doc_id or "")
         if parent is None or doc.source_type != "report" or not doc.tables or not parent.tables:
@@ -300,8 +301,7 @@ def revisions(ctx: QContext, view: DocView) -> list[Candidate]:
         new, old = doc.tables[0], parent.tables[0]
         olds = {str(r[0]): r for r in body_rows(old)}
         changed = [r for r in body_rows(new) if str(r[0]) in olds and olds[str(r[0])] != r]
-        later = [d for d in view.docs if d.parent_doc_id == parent.doc_id]
-        if old_label is None or len(changed) != 1 or len(olds) != len(body_rows(new)) or len(later) != 1:
+        if old_label is None or len(changed) != 1 or len(olds) != len(body_rows(new)) or revised[parent.doc_id] != 1:
             continue
         row, before = changed[0], olds[str(changed[0][0])]
         diffs = [f"{c} from {cell(a)} to {cell(b)}" for c, a, b in zip(new["columns"][1:], before[1:], row[1:],

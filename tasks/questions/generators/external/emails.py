@@ -4,6 +4,7 @@ package docstring for what each asks)."""
 from __future__ import annotations
 
 import datetime as dt
+from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from dataclasses import replace
 
@@ -55,8 +56,9 @@ def email_cross_time_count(ctx: QContext) -> list[Candidate]:
     for direction, groups in (("from", received), ("to", sent)):
         for who, docs in sorted(groups.items()):
             lone = False
+            days = [view.day(d) for d in docs]  # in time order: a window's emails by bisection, not a scan
             for lo, hi in windows:
-                hits = [d for d in docs if lo <= view.day(d) <= hi]
+                hits = _between(docs, days, lo, hi)
                 if len(hits) < COUNT_MIN or (len(hits) == 1 and lone):
                     continue  # one window with a lone email per correspondent: 1 is asked, not flooding the pool
                 lone = lone or len(hits) == 1
@@ -64,7 +66,7 @@ def email_cross_time_count(ctx: QContext) -> list[Candidate]:
                 question = (f"How many emails did {who} send {view.first} {span}?" if direction == "from"
                             else f"How many emails did {view.first} send to {who} {span}?")
                 n = len(hits)
-                nearby = [sum(1 for d in docs if lo - dt.timedelta(days=k) <= view.day(d) <= hi) for k in (15, 31)]
+                nearby = [len(_between(docs, days, lo - dt.timedelta(days=k), hi)) for k in (15, 31)]
                 sender, target = (who, me) if direction == "from" else (me, who)
                 out.append(Candidate(
                     "external", ("email_cross_time_count",), question, str(n),
@@ -81,6 +83,11 @@ def email_cross_time_count(ctx: QContext) -> list[Candidate]:
                 ))
     out += thread_counts(view)
     return out
+
+
+def _between(docs: list[Document], days: list[dt.date], lo: dt.date, hi: dt.date) -> list[Document]:
+    """The documents (in time order, `days` their days) dated from `lo` to `hi`."""
+    return docs[bisect_left(days, lo):bisect_right(days, hi)]
 
 
 def thread_counts(view: DocView) -> list[Candidate]:
@@ -124,7 +131,7 @@ def email_dates(ctx: QContext, view: DocView) -> list[Candidate]:
         event = ctx.events.get(d.event_id or "")
         if event is None or d.parent_doc_id or d.kind in NOISE_KINDS or not d.recipients:
             continue
-        about[(view.who(d.sender), view.who(d.recipients[0]), event_title(event, ctx.world.plans))].append(d)
+        about[(view.who(d.sender), view.who(d.recipients[0]), event_title(event, ctx.world))].append(d)
     dates = [view.day(d).isoformat() for d in view.emails()][::-1]
     by_sender: dict[str, list[str]] = defaultdict(list)
     for d in reversed(view.emails()):

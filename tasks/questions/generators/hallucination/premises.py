@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 from collections.abc import Callable
+from typing import Any
 
 from schemas.world import Event, Fact, Plan
 from tasks.common.facttext import (
@@ -86,6 +87,25 @@ def misattribution(ctx: QContext) -> list[Candidate]:
     return out
 
 
+def _facts_about(ctx: QContext) -> dict[str, list[Fact]]:
+    """subject -> its facts in the world's order (once per context: asked for each event and person)."""
+    memo = ctx.__dict__.setdefault("_facts_about", {})
+    if not memo:
+        for f in ctx.world.facts:
+            memo.setdefault(f.subject, []).append(f)
+    return memo
+
+
+def _plans_of_kind(ctx: QContext) -> dict[str, Any]:
+    """kind -> its plans in the world's order, and `""` -> every plan title (once per context)."""
+    memo = ctx.__dict__.setdefault("_plans_of_kind", {})
+    if not memo:
+        for p in ctx.world.plans:
+            memo.setdefault(p.kind, []).append(p)
+        memo[""] = {p.title for p in ctx.world.plans}
+    return memo
+
+
 def _agent_swap(ctx: QContext, event: Event, plan: Plan, facts: list[Fact],
                 people: dict[str, str]) -> list[Candidate]:
     """'When did <persona>'s <role> <Name> <title>?' for something the persona did."""
@@ -98,7 +118,7 @@ def _agent_swap(ctx: QContext, event: Event, plan: Plan, facts: list[Fact],
     clean = [
         name for name, role in people.items()
         if name not in own and role not in UNRELATED_ROLES and not mentions(plan.title, name)
-        and not any(mentions(f.value, form) for f in ctx.world.facts if f.subject == name for form in forms)
+        and not any(mentions(f.value, form) for f in _facts_about(ctx).get(name, ()) for form in forms)
     ]
     if not evidence or not clean:
         return []
@@ -137,8 +157,7 @@ def _field_swaps(ctx: QContext, event: Event, plan: Plan, facts: list[Fact], peo
                  texts: dict[tuple[str, str], str]) -> list[Candidate]:
     """'When did <persona> <title with one field swapped>?': wrong companion, place or artist."""
     fields = title_fields(plan.kind)
-    same_kind = [p for p in ctx.world.plans if p.kind == plan.kind]
-    titles = {p.title for p in ctx.world.plans}
+    same_kind, titles = _plans_of_kind(ctx).get(plan.kind, []), _plans_of_kind(ctx)[""]
     name, when = who(ctx), human_date(event.date)
     out = []
     for swap in SWAP_FIELDS.get(plan.kind, ()):

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from schemas.world import Event, Fact, Plan
+from tasks.common import worldindex
 from tasks.common.facttext import NOT_AN_EMPLOYER, NOT_AN_OCCUPATION, first_name, is_baseline, mentions
 from tasks.common.rng import stable_hash
 from tasks.common.timeutil import local_date, local_datetime
@@ -160,11 +161,12 @@ def item_texts(ctx: QContext) -> dict[tuple[str, str], str]:
 
 
 def plans_by_id(ctx: QContext) -> dict[str, Plan]:
-    return {p.plan_id: p for p in ctx.world.plans}
+    """The context's plans by id (the world's index: built once, not per call)."""
+    return worldindex.index(ctx.world).plans
 
 
 def facts_of_event(ctx: QContext, event_id: str) -> list[Fact]:
-    return sorted((f for f in ctx.world.facts if f.event_id == event_id), key=lambda f: f.fact_id)
+    return sorted(worldindex.index(ctx.world).facts_of(event_id), key=lambda f: f.fact_id)
 
 
 def story(ctx: QContext, before: dt.date) -> list[Event]:

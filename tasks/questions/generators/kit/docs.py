@@ -44,6 +44,11 @@ class DocView:
             if c.doc_id in self.by_id and c.created_at < self.before:
                 chunks[c.doc_id].append(c)
         self.chunks = {k: sorted(v, key=lambda c: c.ordinal) for k, v in chunks.items()}
+        self.citing: dict[str, list[Document]] = defaultdict(list)
+        """fact id -> the documents claiming it, in `docs`' order."""
+        for d in self.docs:
+            for fid in dict.fromkeys(d.fact_ids):
+                self.citing[fid].append(d)
         self._labels = Counter(self.raw_label(d) for d in self.docs)
         self._short = Counter(self.raw_short_label(d) for d in self.docs)
 

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from schemas.world import Event, Fact
+from tasks.common import worldindex
 from tasks.common.facttext import is_baseline, mentions
 from tasks.questions.base import QContext
 from tasks.questions.generators.kit.core import NOT_ENTITIES, pool
@@ -94,6 +96,14 @@ def entity_pool(ctx: QContext, field_name: str | None) -> list[str]:
         return []
     if field_name == "team":
         return list(TEAMS)
+    memo = ctx.__dict__.setdefault("_entity_pools", {})  # per context and day: generators ask per candidate
+    if (field_name, ctx.day) not in memo:
+        memo[(field_name, ctx.day)] = _entity_pool(ctx, field_name)
+    return list(memo[(field_name, ctx.day)])
+
+
+def _entity_pool(ctx: QContext, field_name: str) -> list[str]:
+    """`entity_pool`, computed."""
     names = [p.entity[field_name] for p in sorted(ctx.world.plans, key=lambda p: p.plan_id)
              if p.entity.get(field_name) and p.created_on < ctx.day]
     role = ENTITY_FIELDS.get(field_name, ("", ""))[1]
@@ -114,8 +124,14 @@ def attribute_pool(ctx: QContext, attribute: str) -> list[str]:
 
 def values_of(ctx: QContext, attribute: str) -> list[str]:
     """Every value the attribute takes in the world, in fact order (a distractor family)."""
-    return [f.value for f in sorted(ctx.world.facts, key=lambda f: f.fact_id)
-            if f.attribute == attribute and f.valid_from < ctx.day]
+    memo = ctx.__dict__.setdefault("_values_of", {})  # per context and day: every attribute's, in one pass
+    if ctx.day not in memo:
+        found: dict[str, list[str]] = defaultdict(list)
+        for f in sorted(ctx.world.facts, key=lambda f: f.fact_id):
+            if f.valid_from < ctx.day:
+                found[f.attribute].append(f.value)
+        memo[ctx.day] = found
+    return list(memo[ctx.day].get(attribute, ()))
 
 
 def relations(ctx: QContext, day: dt.date) -> dict[str, str]:
@@ -223,7 +239,7 @@ def changes_with_reasons(ctx: QContext) -> list[Change]:
         before = [f for f in ctx.history(fact.subject, fact.attribute) if f.valid_from < fact.valid_from]
         if cause is None or not before or before[-1].value == fact.value:
             continue
-        facts = tuple(f for f in ctx.world.facts if f.event_id == cause.event_id)
+        facts = tuple(sorted(worldindex.index(ctx.world).facts_of(cause.event_id), key=lambda f: f.fact_id))
         if facts:
             out.append(Change(before[-1], fact, plan.entity["cause"], cause, facts))
     return out
@@ -231,7 +247,11 @@ def changes_with_reasons(ctx: QContext) -> list[Change]:
 
 def date_pool(ctx: QContext, answer: dt.date) -> tuple[str, ...]:
     """Other ISO dates: neighbouring days and the dates of nearby events."""
-    near = sorted({s.date for s in stories(ctx) if 0 < abs((s.date - answer).days) <= 21},
-                  key=lambda d: (abs((d - answer).days), d))
+    memo = ctx.__dict__.setdefault("_story_days", {})
+    if ctx.day not in memo:
+        memo[ctx.day] = sorted({s.date for s in stories(ctx)})
+    days_ = memo[ctx.day]
+    span = days_[bisect_left(days_, answer - dt.timedelta(days=21)):bisect_right(days_, answer + dt.timedelta(days=21))]
+    near = sorted((d for d in span if d != answer), key=lambda d: (abs((d - answer).days), d))
     days = [answer + dt.timedelta(days=k) for k in (1, -1, 2, -2, 7, -7)]
     return pool([d.isoformat() for d in near[:6] + days], answer.isoformat())

@@ -6,8 +6,10 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import html
+import itertools
+import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -138,10 +140,32 @@ def known_tables(view: DocView) -> list[Table]:
     return out
 
 
-def column_pool(tables: Sequence[Table], t: Table, col: int) -> list[str]:
-    """Cells of column `col` in `t` and then in tables of the same shape (distractor pool)."""
-    same = [t] + [o for o in tables if o is not t and o.table.get("columns") == t.table.get("columns")]
-    return [cell(r[col]) for o in same for r in body_rows(o.table) if len(r) > col]
+def column_pool(tables: Sequence[Table], t: Table, col: int) -> Iterator[str]:
+    """Cells of column `col` in `t` and then in tables of the same shape (distractor pool): those of the others
+    once each, in the order first seen, read once per list of tables (a long life has hundreds of tables, and a
+    question for each)."""
+    own = [cell(r[col]) for r in body_rows(t.table) if len(r) > col]
+    return itertools.chain(own, _shape_cells(tables).get((json.dumps(t.table.get("columns")), col), ()))
+
+
+_SHAPES: dict[int, tuple[Sequence[Table], int, dict[tuple[str, int], list[str]]]] = {}
+
+
+def _shape_cells(tables: Sequence[Table]) -> dict[tuple[str, int], list[str]]:
+    """(the columns as JSON, a column) -> the distinct cells of that column over the tables of those columns."""
+    kept = _SHAPES.get(id(tables))
+    if kept is not None and kept[0] is tables and kept[1] == len(tables):
+        return kept[2]
+    found: dict[tuple[str, int], dict[str, None]] = {}
+    for o in tables:
+        shape = json.dumps(o.table.get("columns"))
+        for r in body_rows(o.table):
+            for col, value in enumerate(r):
+                found.setdefault((shape, col), {})[cell(value)] = None
+    if len(_SHAPES) >= 8:
+        _SHAPES.clear()
+    _SHAPES[id(tables)] = (tables, len(tables), {k: list(v) for k, v in found.items()})
+    return _SHAPES[id(tables)][2]
 
 
 RECEIPT = re.compile(r"\border (?:number |no\.? |#)?(\d{4,})\b.*?\b(\d+\.\d{2})\b", re.IGNORECASE | re.DOTALL)

@@ -35,6 +35,27 @@ def value_at(world, subject, attribute, day):
     return valid[0][1]
 
 
+def test_at_event_asks_the_value_an_attribute_held_when_another_event_happened_and_has_since_changed():
+    ctx = context()
+    cands = [c for c in state_dependent_attribute(ctx) if c.template == "fact.state_dependent_attribute.at_event"]
+    lunch = one(cands, "Which café was Maya's favourite when Maya had lunch with Noor Kobayashi from the kitchen?")
+    assert lunch.answer == "Café Lumen" and "Daily Grind" in lunch.distractors  # the value now is a distractor
+    (event_id,) = lunch.extra["event_ids"]
+    event, then = ctx.events[event_id], ctx.facts[lunch.fact_ids[0]]
+    assert event.date == on("01-12") and then.valid_from <= event.date < then.valid_to
+    assert set(lunch.fact_ids[1:]) == {f.fact_id for f in ctx.world.facts if f.event_id == event_id}
+    assert all(ctx.evidence_for(fid) for fid in lunch.fact_ids)  # evidence on the value's fact and the event's
+    for c in cands:
+        day = ctx.events[c.extra["event_ids"][0]].date
+        fact = ctx.facts[c.fact_ids[0]]
+        assert c.answer == value_at(ctx.world, ME, fact.attribute, day) != value_at(ctx.world, ME, fact.attribute,
+                                                                                    ctx.day)
+        assert fact.attribute not in {f.attribute for f in ctx.world.facts if f.event_id == event.event_id}
+    # the event that changed the favourite café is no moment to ask it at; nor a day within a week of a change
+    assert not any("tried Blue Door Coffee" in c.question for c in cands if "café" in c.question)
+    assert not by_question(cands, "Which café was Maya's favourite when Maya tried Bean There on Harbour Street?")
+
+
 def test_generators_are_registered():
     assert all(f"fact.{name}" in GENERATORS for name in FACT)
 
@@ -53,6 +74,8 @@ def test_state_dependent_attribute_answers_the_current_value_now_and_before_each
     assert [c.template.rsplit(".", 1)[-1] for c in (now, before, after)] == ["now", "before_change", "after_change"]
     for c in cands:
         day = (c.asked_at or ctx.asked_at).date()
+        if c.template.endswith(".at_event"):  # the value on the day of another event (the test below)
+            day = ctx.events[c.extra["event_ids"][0]].date
         fact = ctx.facts[c.fact_ids[0]]
         assert c.answer == value_at(ctx.world, fact.subject, fact.attribute, day)
     # an attribute that never changed is not asked
