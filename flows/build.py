@@ -25,7 +25,7 @@ from flows.limits import check_limits
 from flows.pipeline import PIPELINE, STAGE_ORDER, stage_rows
 from flows.pipeline import STAGES as PIPELINE_STAGES
 from flows.stages import STAGE_TASKS, Ctx, Staged, stage_tasks
-from flows.tiers import build_release_tiers
+from flows.tiers import build_release_tiers, check_tokenizer
 from flows.viewing import view_release
 from schemas.config import BuildConfig
 from schemas.metrics import MeasureRow
@@ -343,6 +343,7 @@ def build_corpus(config: BuildConfig, home: str = ".lifeloom", version: str | No
     """Build, gate and freeze one corpus; returns the run id, row counts, gate summary and release
     (None, with `matched` naming the release, when content is unchanged and `freeze_if_unchanged` is off)."""
     pack_for(config).check(config)  # a config the domain pack cannot build stops here
+    check_tokenizer(config)  # so do tiers whose tokenizer cannot load
     ids, seed_texts = profile.persona_ids(config), profile.seed_texts(config)  # so does a bad seed file
     plan = check_limits(config, len(ids))  # and a build past its limits, before anything is written
     layout = prepare_home(home)

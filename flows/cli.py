@@ -68,6 +68,13 @@ def build(
         check_limits(cfg, len(persona_ids(cfg)))
     except LimitExceeded as exc:
         fail(str(exc))
+    from flows.tiers import check_tokenizer
+    from schemas.tiers import TierError
+
+    try:
+        check_tokenizer(cfg)
+    except TierError as exc:
+        fail(str(exc))
     try:
         check_providers(cfg)
     except ProviderUnavailable as exc:

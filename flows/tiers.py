@@ -9,12 +9,25 @@ from prefect import get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
 from schemas.config import BuildConfig
-from schemas.tiers import tier_budget
+from schemas.tiers import TOKENIZER, TierError, tier_budget
 from tasks.tiers.haystack import task_chat_items
 from tasks.tiers.select import build_tiers
 from warehouse.catalog import session
 from warehouse.paths import Layout
 from warehouse.tiers import land_tiers, read_lives
+
+
+def check_tokenizer(config: BuildConfig) -> None:
+    """TierError, before any work, when the config sets tiers and their tokenizer cannot load."""
+    if not config.release.tiers:
+        return
+    try:
+        from tasks.sources.chunking import encoding
+
+        encoding().encode_ordinary("tokenizer check")
+    except Exception as exc:  # an ImportError, a missing or damaged vocabulary file
+        raise TierError(f"the tiers' tokenizer {TOKENIZER} (bpe-openai) cannot load: {type(exc).__name__}: {exc}; "
+                        "install the project's dependencies (make install)") from None
 
 
 @task(name="tiers", task_run_name="tiers {run_id}", cache_policy=NO_CACHE, persist_result=False)

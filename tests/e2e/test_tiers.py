@@ -146,3 +146,15 @@ def test_a_tier_the_personas_cannot_hold_exits_2(tmp_path, monkeypatch):
     result = runner.invoke(app, ["build", "--preset", "tiny", "--home", str(tmp_path)])
     assert result.exit_code == 2 and "below the shortest evidence window of persona p0000" in result.output
     assert not (tmp_path / "releases").exists() or not any((tmp_path / "releases").rglob("manifest.json"))
+
+
+def test_a_tokenizer_that_cannot_load_stops_the_build_before_any_work(tmp_path, monkeypatch):
+    import tasks.sources.chunking
+
+    def broken():
+        raise OSError("cl100k_base.tiktoken: no such file")
+
+    monkeypatch.setattr(tasks.sources.chunking, "encoding", broken)
+    result = runner.invoke(app, ["build", "--preset", "tiny", "--home", str(tmp_path / "home")])
+    assert result.exit_code == 2 and "the tiers' tokenizer cl100k_base (bpe-openai) cannot load" in result.output
+    assert not (tmp_path / "home").exists()
