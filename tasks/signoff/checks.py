@@ -214,12 +214,14 @@ def unique_referent(view: View, q: Question) -> Problems:
         shared = {v for other in q.derivation.get("event_ids") or [] if other != eid
                   for v in getattr(view.plans.get(getattr(view.events.get(other), "plan_id", "") or ""), "entity",
                                    {}).values()}  # a value two of the question's events share describes neither
-        cues = {k: v for k, v in plan.entity.items() if len(v) > 3 and not v.isdigit() and v in text and
-                v not in shared}
+        given = {k: v for k, v in plan.entity.items() if len(v) > 3 and not v.isdigit() and v in text}
+        cues = {k: v for k, v in given.items() if v not in shared}
         related = {k: v for k, v in plan.entity.items() if v in said_by_relation}  # `my son` for Minh Reyes
         if not cues:
             continue
-        asked = [k for k, v in plan.entity.items() if k not in cues and k not in related and
+        # a value the question gives is not asked, even when two of its events share it (`visit Ana for a birthday`
+        # and `visit Ana for family news`: Ana narrows the rivals and is no answer)
+        asked = [k for k, v in plan.entity.items() if k not in given and k not in related and
                  (v == q.answer or v in view.people)]
         if not asked:
             continue  # the question asks a date or a state's start, which the event's date settles
@@ -231,7 +233,7 @@ def unique_referent(view: View, q: Question) -> Problems:
                 continue
             if month and (f"{other.date:%B}" != month.group("month") or str(other.date.year) != month.group("year")):
                 continue
-            if not all(same_meaning(v, oplan.entity.get(k, "")) for k, v in cues.items()) or \
+            if not all(same_meaning(v, oplan.entity.get(k, "")) for k, v in given.items()) or \
                     not all(view.roles(oplan.entity.get(k, ""), day) & view.roles(v, day) for k, v in related.items()):
                 continue
             if any(oplan.entity.get(k) != plan.entity.get(k) for k in asked):

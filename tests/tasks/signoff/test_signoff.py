@@ -199,3 +199,13 @@ def test_the_signoff_imports_no_generator():
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
                 [node.module or ""] if isinstance(node, ast.ImportFrom) else []
             assert not any(n.startswith(("tasks.questions", "tasks.llm")) for n in names), (path.name, names)
+
+
+def test_a_person_two_described_events_share_still_narrows_their_rivals():
+    """A span between two visits to Priya Shah, each described by her and its occasion: Daniel Okafor's long weekend
+    fits `for the weekend` by meaning, but not `Priya Shah`; the description names both, so it is signed (the rhelm
+    build of issue 57 refused such items, taking the shared name for no description at all)."""
+    q = _question(7, "About how many days passed between the day I hosted Priya Shah for the weekend and the day I "
+                     "hosted Priya Shah for a quiz night?", "6 days", "6 days: March 2 to March 8, 2024.",
+                  event_ids=[f"{PID}-e0001", f"{PID}-e0003"]).model_copy(update={"category": "temporal"})
+    assert _audit([q]) == []
