@@ -270,7 +270,7 @@ def event_title(event: Event, plans: Iterable[Plan] | Mapping[str, Plan] | World
 
 def story_events(world: World) -> list[Event]:
     """The non-baseline events in date order."""
-    return sorted((e for e in world.events if not is_baseline(e)), key=lambda e: (e.date, e.event_id))
+    return list(worldindex.index(world).stories())
 
 
 def facts_of(world: World, event: Event) -> list[Fact]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import weakref
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -35,6 +35,8 @@ class WorldIndex:
     """(subject, attribute) -> the valid_from of each of its facts, in `by_key`'s order."""
     _keys_of: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     _forms: dict[str, list[str]] = field(default_factory=dict)
+    _stories: list[Event] = field(default_factory=list)
+    _story_days: list[dt.date] = field(default_factory=list)
 
     def facts_of(self, event_id: str) -> list[Fact]:
         return self.by_event.get(event_id, [])
@@ -64,6 +66,19 @@ class WorldIndex:
                     if form not in bucket:
                         bucket.append(form)
         return self._forms
+
+    def stories(self) -> list[Event]:
+        """The events but the baseline, by (date, event id) (facttext.story_events)."""
+        if not self._stories:
+            self._stories = sorted((e for e in self.events.values() if e.event_id != f"{e.persona_id}-e0000"),
+                                   key=lambda e: (e.date, e.event_id))
+            self._story_days = [e.date for e in self._stories]
+        return self._stories
+
+    def stories_between(self, first: dt.date, last: dt.date) -> list[Event]:
+        """`stories` dated from `first` to `last` (a period's report reads its own, not the whole life's)."""
+        stories = self.stories()
+        return stories[bisect_left(self._story_days, first):bisect_right(self._story_days, last)]
 
     def plan_of(self, event: Event | None) -> Plan | None:
         return self.plans.get(event.plan_id) if event is not None and event.plan_id else None

@@ -19,6 +19,7 @@ from schemas.config import BuildConfig
 from schemas.corpus import Document, ReportDraft, ReportQuestions
 from schemas.profile import Persona
 from schemas.world import Event, Fact, World
+from tasks.common import worldindex
 from tasks.common.facttext import (
     carried_ids,
     clause,
@@ -148,7 +149,7 @@ def report_plans(config: BuildConfig, persona: Persona, world: World) -> list[Re
 
 def review_table(world: World, first: dt.date, last: dt.date) -> dict[str, Any]:
     """Events of the period by kind: counts and outcomes (recomputable from the world)."""
-    events = [e for e in story_events(world) if first <= e.date <= last]
+    events = worldindex.index(world).stories_between(first, last)
     kinds = Counter(e.kind.replace("_", " ") for e in events)
     good = Counter(e.kind.replace("_", " ") for e in events if e.valence == "positive")
     rows = [[k, kinds[k], good[k], kinds[k] - good[k]] for k in sorted(kinds)]
@@ -188,9 +189,10 @@ def revised(parent: ReportPlan, rng, when: dt.datetime) -> ReportPlan:
 def log_sessions(world: World, first: dt.date, last: dt.date) -> tuple[str, list[tuple[dt.date, int]]]:
     """The hobby the persona did most in the period and its sessions that happened (positive hobby_session events):
     (date, minutes) from each plan's hours."""
-    plans = {p.plan_id: p for p in world.plans}
-    done = [(e.date, plans[e.plan_id].entity) for e in story_events(world) if e.kind == "hobby_session"
-            and e.valence == "positive" and first <= e.date <= last and e.plan_id in plans]
+    found = worldindex.index(world)
+    plans = found.plans
+    done = [(e.date, plans[e.plan_id].entity) for e in found.stories_between(first, last) if e.kind == "hobby_session"
+            and e.valence == "positive" and e.plan_id in plans]
     if not done:
         return "", []
     hobby = Counter(str(entity.get("hobby")) for _, entity in done).most_common(1)[0][0]

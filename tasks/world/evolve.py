@@ -78,6 +78,8 @@ class WorldState:
     history: dict[tuple[str, str], list[tuple[dt.date, str]]] = field(default_factory=dict)
     """(subject, attribute) -> (day, value) of each of its facts not from the baseline (the rate limits count
     from them)."""
+    _ended: int = 0
+    """Constraints before this index ended by the last prune."""
     event_attributes: frozenset[str] = EVENT_ATTRIBUTES
     """The ontology's event attributes (tasks/world/ontology.py): what happened at one event, never superseded."""
 
@@ -163,9 +165,14 @@ class WorldState:
         self.matters = [m for m in self.matters if m.text != matter.text] + [matter]
         self.add_to_list(MATTERS_PATH, matter.text, date, matter.event_id, "state")
 
+    def live(self) -> list[Constraint]:
+        """The constraints that may still hold (those before `_ended`, all ended by the last prune, are skipped: a
+        long life's constraints are not all read for every plan)."""
+        return self.constraints[self._ended:]
+
     def holding(self, kind: str, day: dt.date) -> list[Constraint]:
         """The constraints of `kind` holding on `day`."""
-        return [c for c in self.constraints if c.kind == kind and c.valid_from <= day < c.valid_to]
+        return [c for c in self.live() if c.kind == kind and c.valid_from <= day < c.valid_to]
 
     def add_constraint(self, constraint: Constraint) -> None:
         """State phase: a critical event's lasting restriction, shown as an ongoing matter until it ends. One of
@@ -173,7 +180,7 @@ class WorldState:
         and its matter with it, so the constraint store and the fact store agree on what holds."""
         day = constraint.valid_from
         for old in self.holding(constraint.kind, day):
-            self.constraints[self.constraints.index(old)] = old.model_copy(update={"valid_to": day})
+            self.constraints[self._ended + self.live().index(old)] = old.model_copy(update={"valid_to": day})
             self.matters = [m for m in self.matters if m.text != old.description]
             self.remove_path(MATTERS_PATH, day, constraint.event_id, "state", old.description)
         self.constraints.append(constraint)
@@ -181,15 +188,18 @@ class WorldState:
 
     def blocked_tags(self, day: dt.date) -> set[str]:
         """The event-kind tags that the constraints holding on `day` forbid."""
-        return {t for c in self.constraints if c.valid_from <= day < c.valid_to for t in c.blocks}
+        return {t for c in self.live() if c.valid_from <= day < c.valid_to for t in c.blocks}
 
     def blocker(self, tags: frozenset[str], day: dt.date) -> Constraint | None:
         """The first constraint holding on `day` that forbids one of `tags`."""
-        return next((c for c in self.constraints if c.valid_from <= day < c.valid_to and tags & set(c.blocks)), None)
+        return next((c for c in self.live() if c.valid_from <= day < c.valid_to and tags & set(c.blocks)), None)
 
     def prune(self, date: dt.date) -> None:
         """Prune phase: remove finished matters and expired constraints, clear the transient preferences
-        they held, restore health where set."""
+        they held, restore health where set. Constraints ended by `date` at the front of the list are skipped from
+        now on (`live`): the simulator asks about no day before the prune's."""
+        while self._ended < len(self.constraints) and self.constraints[self._ended].valid_to <= date:
+            self._ended += 1
         finished = [m for m in self.matters if m.until <= date]
         self.matters = [m for m in self.matters if m.until > date]
         for matter in finished:

@@ -280,13 +280,13 @@ class _Simulation(Scheduling):
         blocker = self.state.blocker(KINDS[plan.kind].tags_for(plan.entity), day)
         cause = blocker.constraint_id if blocker is not None else self.impossible(plan, day)
         if cause is not None:
-            self.plans[self.plans.index(plan)] = plan.model_copy(update={"blocked_by": cause})
+            self.cancel(plan, cause)
             return
         rng = self.rng(day, f"rollout:{plan.plan_id}")
         valence = "positive" if rng.random() < self.config.rollout_p else "negative"
         too_soon = self.too_soon(KINDS[plan.kind], day, plan.entity, valence)
         if too_soon is not None:  # a second illness (injury, breakup) this soon is what the rate makes rare
-            self.plans[self.plans.index(plan)] = plan.model_copy(update={"blocked_by": f"rate:{too_soon}"})
+            self.cancel(plan, f"rate:{too_soon}")
             return
         outcome = KINDS[plan.kind].outcome(valence)
         severity = min(5, rng.randint(1, 3) + (2 if outcome.critical else 0))

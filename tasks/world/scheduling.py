@@ -86,3 +86,7 @@ class Scheduling:
         self.titles.add(plan.title)
         self.plan_by_id[plan.plan_id] = plan
         return plan
+
+    def cancel(self, plan: Plan, cause: str) -> None:
+        """Record why a due plan did not happen (`blocked_by`): a plan's place in `plans` is its number."""
+        self.plans[int(plan.plan_id.rsplit("-l", 1)[1]) - 1] = plan.model_copy(update={"blocked_by": cause})
