@@ -3,7 +3,7 @@ its wall time, the CPU time of the build and everything it started (Prefect serv
 peak memory, the tokens per persona and questions of each tier, and how long the tier views take (the tiers step run
 again on the built release, in this process) as a share of the build.
 
-`python -m bench.lengths [--presets rhelm,decade]` (default rhelm).
+`python -m bench.lengths [--presets rhelm,demo]` (default rhelm).
 """
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ def test_unwritable_home(tmp_path):
 def test_build_without_a_preset_or_config_says_what_to_give(tmp_path):
     """Issue 27: a bare `lifeloom build` silently built demo."""
     result = _build("--home", str(tmp_path))
-    assert result.exit_code == 2 and "--preset NAME (decade, demo, finperma, rhelm, tiny" in result.output
+    assert result.exit_code == 2 and "--preset NAME (demo, finperma, rhelm, tiny" in result.output
     assert not tmp_path.joinpath("releases").exists()
 
 
