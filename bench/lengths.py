@@ -22,7 +22,7 @@ PRESETS = ("rhelm",)
 
 def measure_preset(preset: str) -> dict:
     """One cold build of `preset` and its tiers step timed again."""
-    from flows.tiers import build_release_tiers
+    from flows.tiers import tiers_for_run
     from schemas.config import load_preset
     from warehouse.paths import Layout
 
@@ -36,7 +36,7 @@ def measure_preset(preset: str) -> dict:
         (manifest_path,) = Path(home).glob(f"releases/{preset}/*/manifest.json")
         manifest = json.loads(manifest_path.read_text())
         started = time.perf_counter()
-        build_release_tiers.fn(Layout(Path(home)), config, manifest["run_id"])
+        tiers_for_run(Layout(Path(home)), config, manifest["run_id"])
         tiers_s = time.perf_counter() - started
     cpu = usage.ru_utime + usage.ru_stime
     return {

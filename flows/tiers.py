@@ -11,7 +11,7 @@ from prefect.cache_policies import NO_CACHE
 from schemas.config import BuildConfig
 from schemas.tiers import TOKENIZER, TierError, tier_budget
 from tasks.tiers.haystack import task_chat_items
-from tasks.tiers.select import build_tiers
+from tasks.tiers.select import TierBuild, build_tiers
 from warehouse.catalog import session
 from warehouse.paths import Layout
 from warehouse.tiers import land_tiers, read_lives
@@ -30,12 +30,9 @@ def check_tokenizer(config: BuildConfig) -> None:
                         "install the project's dependencies (make install)") from None
 
 
-@task(name="tiers", task_run_name="tiers {run_id}", cache_policy=NO_CACHE, persist_result=False)
-def build_release_tiers(layout: Layout, config: BuildConfig, run_id: str) -> dict[str, int]:
-    """Land the run's `tiers`, `tier_history` and `tier_questions` rows (empty when the config sets no tiers);
-    returns their row counts. A budget no question's evidence fits in raises TierError (a user error)."""
+def tiers_for_run(layout: Layout, config: BuildConfig, run_id: str) -> tuple[dict[str, int], TierBuild]:
+    """Build and land run `run_id`'s tiers (no Prefect context needed: bench/lengths.py times this)."""
     budgets = [tier_budget(t) for t in config.release.tiers]
-    started = time.perf_counter()
     lives = []
     if budgets:
         con = session(layout, run_id)
@@ -44,10 +41,18 @@ def build_release_tiers(layout: Layout, config: BuildConfig, run_id: str) -> dic
         finally:
             con.close()
     built = build_tiers(lives, budgets, config.seed, config.release.haystack_chat_share, task_chat_items)
-    counts = land_tiers(layout, run_id, built)
-    if budgets:
+    return land_tiers(layout, run_id, built), built
+
+
+@task(name="tiers", task_run_name="tiers {run_id}", cache_policy=NO_CACHE, persist_result=False)
+def build_release_tiers(layout: Layout, config: BuildConfig, run_id: str) -> dict[str, int]:
+    """Land the run's `tiers`, `tier_history`, `tier_questions` and `tier_chats` rows (empty when the config sets
+    no tiers); returns their row counts. A budget no question's evidence fits in raises TierError (a user error)."""
+    started = time.perf_counter()
+    counts, built = tiers_for_run(layout, config, run_id)
+    if config.release.tiers:
         get_run_logger().info("tiers: %s for %d personas: %d history items, %d tier questions (%d re-derived) in "
-                              "%.1f s", ", ".join(config.release.tiers), len(lives), counts["tier_history"],
-                              counts["tier_questions"], sum(q.rederived for q in built.questions),
-                              time.perf_counter() - started)
+                              "%.1f s", ", ".join(config.release.tiers), len({r.persona_id for r in built.tiers}),
+                              counts["tier_history"], counts["tier_questions"],
+                              sum(q.rederived for q in built.questions), time.perf_counter() - started)
     return counts
