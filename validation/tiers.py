@@ -105,12 +105,15 @@ def collision_frame(con: duckdb.DuckDBPyConnection, run_id: str) -> pd.DataFrame
     names = vocabularies(con, run_id)
     mine = {pid: name_pattern(v) for pid, v in names["vocabulary"].items()}
     lender = {pid: name_pattern(v) for pid, v in names["own"].items()}
-    texts: dict[str, list[str]] = defaultdict(list)
-    for sid, text in stream(con, "select session_id, text from {turns} where run_id = $run_id", run_id, "turns"):
+    texts: dict[str, list[str]] = defaultdict(list)  # only the borrowed sessions' and lifted chats' turns are read
+    for sid, text in stream(con, "select session_id, text from {turns} where run_id = $run_id and session_id in "
+                            "(select item_id from {tier_history} where run_id = $run_id and source = 'haystack' "
+                            "and kind = 'session') order by turn_id", run_id, "turns", "tier_history"):
         texts[sid].append(text or "")
     turn_text = {}
-    for tid, text in stream(con, "select turn_id, text from {turns} where run_id = $run_id and kind = 'filler'",
-                            run_id, "turns"):
+    for tid, text in stream(con, "select turn_id, text from {turns} where run_id = $run_id and turn_id in "
+                            "(select unnest(turn_ids) from {tier_history} where run_id = $run_id and kind = 'chat')",
+                            run_id, "turns", "tier_history"):
         turn_text[tid] = text or ""
     chats: dict[str, list[str]] = defaultdict(list)
     for cid, text in stream(con, "select chat_id, text from {tier_chats} where run_id = $run_id order by chat_id, "

@@ -31,8 +31,9 @@ second family."""
 TITLES = re.compile(r"^(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+")
 
 
-def first_name(name: str) -> str:
-    """The given name of a person's full name ("Dr. Elif Nasser" -> "Elif")."""
+def given_name(name: str) -> str:
+    """The given name of a person's full name, a title skipped ("Dr. Elif Nasser" -> "Elif"; tasks/common/facttext.py
+    `first_name` keeps the title, as the narration says it)."""
     parts = TITLES.sub("", name.strip()).split()
     return parts[0] if parts else ""
 
@@ -115,14 +116,14 @@ def vocabularies(con: duckdb.DuckDBPyConnection, run_id: str) -> dict[str, Any]:
     p = {"r": run_id}
     personas = dict(con.execute("select persona_id, name from personas where run_id = $r order by 1", p).fetchall())
     world: dict[str, set[str]] = defaultdict(set)
-    own: dict[str, set[str]] = {pid: {n, first_name(n)} for pid, n in personas.items()}
+    own: dict[str, set[str]] = {pid: {n, given_name(n)} for pid, n in personas.items()}
     for pid, kind, name, role in con.execute("select persona_id, kind, name, role from entities where run_id = $r",
                                              p).fetchall():
         world[pid].add(name)
         if kind == "person":
-            world[pid].add(first_name(name))
+            world[pid].add(given_name(name))
             if role in FAMILY_ROLES:
-                own[pid] |= {name, first_name(name)}
+                own[pid] |= {name, given_name(name)}
     every = set().union(*world.values(), *own.values()) if world or own else set()
     pattern = name_pattern(frozenset(every))
     asked: dict[str, set[str]] = defaultdict(set)
@@ -224,4 +225,4 @@ def tier_summary(rows: list[TierRow], questions: list[TierQuestion], budgets: di
     return out
 
 
-__all__ = ["first_name", "land_tiers", "read_lives", "tier_summary", "vocabularies"]
+__all__ = ["given_name", "land_tiers", "read_lives", "tier_summary", "vocabularies"]

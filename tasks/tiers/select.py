@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from schemas.tiers import TierChatTurn, TierError, TierItem, TierQuestion, TierRow, tier_name
 from tasks.common.rng import rng_for
+from tasks.common.timeutil import human_date
 from tasks.tiers.haystack import ChatSource, chat_rows
 from tasks.tiers.model import Item, Life, Need, collisions, name_pattern
 
@@ -166,7 +167,7 @@ def member(need: Need, kept: set[str], tier: str) -> TierQuestion | None:
 
 def recount_reference(n: int, dates: list[dt.date]) -> str:
     """The reference answer of a count taken again on a tier's history."""
-    days = [f"{d:%B} {d.day}, {d.year}" for d in sorted(dates)]
+    days = [human_date(d) for d in sorted(dates)]
     listed = days[0] if len(days) == 1 else ", ".join(days[:-1]) + " and " + days[-1]
     return f"{n}, in what this history holds: {listed}."
 
