@@ -24,8 +24,9 @@ import functools
 import hashlib
 import re
 
-import inflect
 from lemminflect import getInflection
+
+from tasks.common.english import INFLECT
 
 DOCTORS_ORDERS = ("{whose} doctor has said {value}", "the doctor's orders are {value}")
 """A restriction the doctor set (travel, running)."""
@@ -95,7 +96,7 @@ VACANT_FRAMES = ("{who} [be] {value} now", "{who} [be] {value} these days")
 """For a value meaning the holder has none (`unemployed`, `retired`, `self-employed`)."""
 VACANT = frozenset({"unemployed", "retired", "self-employed"})
 
-_ENGINE = inflect.engine()
+_ENGINE = INFLECT
 _VERB = re.compile(r"\[(\w+)\]")
 _DETERMINED = re.compile(r"^(?:a|an|the|my|your|his|her|their|our|some|no)\s", re.IGNORECASE)
 _HEAD_END = re.compile(r"\s(?:in|at|on|of|by|for|with|from|named|called)\s.*$")

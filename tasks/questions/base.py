@@ -90,6 +90,7 @@ class QContext:
     _items: dict[tuple[str, str], tuple[dt.datetime, str]] | None = field(default=None, repr=False)
     _spans: dict[tuple[str, str, str], tuple[str, ...]] | None = field(default=None, repr=False)
     _sources: dict[tuple[str, str], str] | None = field(default=None, repr=False)
+    _timeline: list[tuple[dt.datetime, str, str, str]] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if not self.facts:
@@ -145,6 +146,16 @@ class QContext:
             items |= {("chunk", c.chunk_id): (c.created_at, c.text) for c in self.corpus.chunks}
             self._items = items
         return self._items.get((ref.kind, ref.item_id))
+
+    @property
+    def timeline(self) -> list[tuple[dt.datetime, str, str, str]]:
+        """Every turn and chunk as (timestamp, kind, item id, text), in that order: a scan for the earliest
+        items saying something stops at the first few it finds."""
+        if self._timeline is None:
+            items = [(t.timestamp, "turn", t.turn_id, t.text) for t in self.corpus.turns]
+            items += [(c.created_at, "chunk", c.chunk_id, c.text) for c in self.corpus.chunks]
+            self._timeline = sorted(items, key=lambda r: r[:3])
+        return self._timeline
 
     def source(self, ref: Ref) -> str | None:
         """Where the item `ref` names was said: its session (a turn) or its document (a chunk)."""

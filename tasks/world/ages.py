@@ -35,8 +35,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-import inflect
-
+from tasks.common.english import INFLECT
 from tasks.world.evolve import FactDraft
 
 CHILD_ROLES = {"daughter": (24, 36), "son": (24, 36), "granddaughter": (50, 64)}
@@ -60,7 +59,7 @@ PRIMARY_SCHOOLS = ("Elm Grove Primary", "St Mary's Primary", "Riverside Primary"
                    "Hillcrest Primary School", "Riverside Primary Academy")
 SECONDARY_SCHOOLS = ("Northfield Secondary", "Kingsway High", "Westbrook Academy", "Lakeside High School",
                      "Kingsway Academy", "St Anne's College")
-_INFLECT = inflect.engine()
+_INFLECT = INFLECT
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import inflect
+from tasks.common.english import INFLECT
 
 Entity = dict[str, str]
 
@@ -94,7 +94,7 @@ class Outcome:
 _ARTICLE = re.compile(r"\b(a|an) ([A-Za-z][\w'-]*)")
 
 
-_INFLECT = inflect.engine()
+_INFLECT = INFLECT
 
 
 def agree_articles(text: str) -> str:

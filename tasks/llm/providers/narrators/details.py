@@ -17,13 +17,12 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-import inflect
-
+from tasks.common.english import INFLECT
 from tasks.common.facttext import mentions, says_value
 from tasks.llm.providers.narrators.lexicon import BAD
 from tasks.llm.providers.narrators.realize import bare, capital, second_person
 
-_ENGINE = inflect.engine()
+_ENGINE = INFLECT
 
 Remarks = dict[str, tuple[str, ...]]
 """`any`, `positive` and `negative` remarks, and `ask` questions (asked only after an event that went well, or

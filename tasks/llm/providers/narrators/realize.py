@@ -16,30 +16,9 @@ import re
 
 from lemminflect import getAllLemmas, getInflection
 
+from tasks.common.english import INFLECT
 
-def _inflect_engine():
-    """An `inflect` engine, imported without typeguard's instrumentation: inflect 7.2+ wraps each method in
-    `@typechecked`, which re-parses the module's source at import, 3.7 s a process here (jaraco/inflect#212,
-    open; datamodel-code-generator PR 3458 does the same). The realizer passes it plain strings and ints, so the
-    runtime checks add nothing; any other importer of typeguard gets the real module back."""
-    import sys
-    import types
-
-    saved = sys.modules.get("typeguard")
-    stub = types.ModuleType("typeguard")
-    stub.typechecked = lambda target=None, **_: target if target is not None else (lambda f: f)  # type: ignore
-    sys.modules["typeguard"] = stub
-    try:
-        import inflect
-    finally:
-        if saved is None:
-            sys.modules.pop("typeguard", None)
-        else:
-            sys.modules["typeguard"] = saved
-    return inflect.engine()
-
-
-_ENGINE = _inflect_engine()
+_ENGINE = INFLECT
 _IRREGULAR_FALLBACK = {"be": ("was", "been", "being"), "have": ("had", "had", "having"), "do": ("did", "done", "doing")}
 PARTICLES = frozenset("out off by up over on in down back through around away".split())
 DETERMINERS = frozenset("a an the my your his her our their this that these those some".split())

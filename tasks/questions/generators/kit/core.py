@@ -81,11 +81,13 @@ def carried_refs(ctx: QContext, fact: Fact, before: dt.datetime, limit: int = 3)
     if claimed:
         return tuple(claimed)
     form = fact.surface_forms[0] if fact.surface_forms else fact.value
-    items = [("turn", t.turn_id, t.timestamp, t.text) for t in ctx.corpus.turns]
-    items += [("chunk", c.chunk_id, c.created_at, c.text) for c in ctx.corpus.chunks]
-    found = sorted((stamp, kind, item_id) for kind, item_id, stamp, text in items
-                   if stamp < before and mentions(text, form))
-    return tuple(Ref(kind, item_id, fact.fact_id) for _, kind, item_id in found[:limit])
+    found: list[Ref] = []
+    for stamp, kind, item_id, text in ctx.timeline:  # by time: the first `limit` found are the earliest
+        if stamp >= before or len(found) == limit:
+            break
+        if mentions(text, form):
+            found.append(Ref(kind, item_id, fact.fact_id))
+    return tuple(found)
 
 
 def pool(values: Iterable[str], answer: str, limit: int = 12) -> tuple[str, ...]:
