@@ -4,8 +4,10 @@ land), then gate and freeze. Persona branches are submitted in a sliding window 
 
 from __future__ import annotations
 
+import contextvars
 import json
 import queue
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -364,8 +366,7 @@ def build_corpus(config: BuildConfig, home: str = ".lifeloom", version: str | No
         tasks = stage_tasks(layout.prefect_cache)
         counts, land_keys = run_branches(ctx, list(zip(ids, seed_texts, strict=True)), tasks)
         calibrate_questions(layout, run.run_id, config.stages.questions)  # withdraws what a memory-free prior answers
-        build_release_tiers(layout, config, run.run_id)  # the length tiers, over the calibrated questions
-        figures = measure(layout, config, run.run_id, land_keys)
+        figures = tiers_beside_measure(layout, config, run.run_id, land_keys)
         counts |= {t: n for t, n in figures["row_counts"].items() if t in counts}  # as the views see them
         report = gate(layout, run.run_id, config, figures, return_state=True).result(raise_on_failure=False)
         if not report.success:  # an expected failure: the gate task is Failed, the run ends Failed, no traceback
@@ -386,6 +387,17 @@ def build_corpus(config: BuildConfig, home: str = ".lifeloom", version: str | No
         get_run_logger().info(message)
     return {"run_id": run.run_id, "counts": counts, "gates": report.summary(), "matched": matched,
             "release": record.model_dump(mode="json") if record else None}
+
+
+def tiers_beside_measure(layout: Layout, config: BuildConfig, run_id: str, land_keys: dict[str, str]) -> dict[str, Any]:
+    """The length tiers (over the calibrated questions) and the corpus measures, side by side: neither reads what
+    the other lands, the tiers step is one process's work and the measures leave a core idle while they hash
+    tables and start their pool. Returns the measures' figures; either's error is raised."""
+    with ThreadPoolExecutor(1, thread_name_prefix="tiers") as side:
+        tiers = side.submit(contextvars.copy_context().run, build_release_tiers, layout, config, run_id)
+        figures = measure(layout, config, run_id, land_keys)  # on error, leaving the block waits for the tiers
+        tiers.result()  # the tiers' error, if any
+    return figures
 
 
 def run_branches(ctx: Ctx, seeds: list[tuple[str, str]], tasks: dict | None = None

@@ -31,10 +31,12 @@ from tasks.dialogue import stage as dialogue
 from tasks.domains import pack_for
 from tasks.llm.cache import CallCache
 from tasks.llm.gateway import Gateway
+from tasks.metrics import grammar
 from tasks.questions import review
 from tasks.questions import stage as questions
 from tasks.sources import stage as sources
 from tasks.world import loop, profile
+from warehouse.parsecache import default_cache
 from warehouse.paths import Layout
 
 HEARTBEAT_S = 10.0
@@ -190,7 +192,7 @@ def _run(ctx: Ctx, stage: str, persona_id: str, fn, **rows) -> Staged:
     """Run `fn` (given the stage's gateway when the pipeline declares one) under a heartbeat; its value Staged."""
     gateway_name = STAGES[stage].gateway
     gw = ctx.gateway(gateway_name) if gateway_name else None
-    with heartbeat(stage, persona_id, gw):
+    with heartbeat(stage, persona_id, gw), grammar.remembering(default_cache()):  # question forms' checks
         value = fn(gw) if gw is not None else fn()
     ledger = gw.drain_ledger() if gw else []
     if gw is not None and gw.batches is not None:

@@ -43,9 +43,25 @@ def mentions(text: str, form: str) -> bool:
     if exact:
         if needle not in text:
             return False
-    elif ascii_form and text.isascii() and needle not in _lower(text):  # no substring, so no phrase match
-        return False
+    elif ascii_form and text.isascii():  # case folds position by position: find the phrase without a regex
+        return _whole_phrase_in(_lower(text), needle)
     return phrase_pattern(form).search(text) is not None
+
+
+def _whole_phrase_in(text: str, needle: str) -> bool:
+    """Whether `needle` occurs in the ASCII `text` with no word character either side (what `phrase_pattern`'s
+    lookarounds ask; for ASCII, a word character is a letter, digit or underscore)."""
+    at = text.find(needle)
+    while at >= 0:
+        end = at + len(needle)
+        if (at == 0 or not _word(text[at - 1])) and (end == len(text) or not _word(text[end])):
+            return True
+        at = text.find(needle, at + 1)
+    return False
+
+
+def _word(char: str) -> bool:
+    return char.isalnum() or char == "_"
 
 
 @functools.lru_cache(maxsize=16384)

@@ -13,6 +13,8 @@ measure is null and says why.
 from __future__ import annotations
 
 import atexit
+import contextlib
+import contextvars
 import functools
 import importlib
 import importlib.util
@@ -99,6 +101,22 @@ class VerdictCache(Protocol):
     def put(self, sentence: str, verdict: bool | None) -> None: ...
 
 
+_REMEMBERED: contextvars.ContextVar[VerdictCache | None] = contextvars.ContextVar("grammar_verdicts", default=None)
+"""The verdict cache `parses` uses when its caller passes none (set by `remembering`)."""
+
+
+@contextlib.contextmanager
+def remembering(cache: VerdictCache | None):
+    """Within the block, `parses` called without a cache reads and writes `cache` (a build's stages check question
+    forms with the machine's verdict cache, warehouse/parsecache.py, without knowing where it lives). A verdict
+    is the same either way: only the time changes."""
+    token = _REMEMBERED.set(cache)
+    try:
+        yield cache
+    finally:
+        _REMEMBERED.reset(token)
+
+
 def parser_key() -> str:
     """What a verdict depends on besides the sentence: the Link Grammar version and the parse options."""
     return f"{getattr(_module(), '__version__', 'unknown')}|{LINKAGE_LIMIT}|{MAX_WORDS}|{MAX_PARSE_SECONDS}"
@@ -106,7 +124,8 @@ def parser_key() -> str:
 
 def parses(sentence: str, cache: VerdictCache | None = None) -> bool | None:
     """True when the sentence gets a complete parse; None when it is too long or the parse timed out. With a
-    `cache`, a sentence seen before is not parsed again."""
+    `cache` (else the one `remembering` set), a sentence seen before is not parsed again."""
+    cache = cache if cache is not None else _REMEMBERED.get()
     text = fold(sentence)
     if len(text.split()) > MAX_WORDS:
         return None

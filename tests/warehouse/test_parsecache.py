@@ -44,3 +44,16 @@ def test_a_cached_sentence_is_not_parsed_again(tmp_path):
     cache.put(grammar.fold(sentence), False)  # a planted verdict is what comes back: no parse ran
     assert grammar.parses(sentence, cache) is False
     assert grammar.parses(sentence) is True
+
+
+@needs_grammar
+def test_a_stage_checking_question_forms_reads_the_remembered_cache(tmp_path):
+    """`remembering` hands the cache to callers that pass none (the question forms' check within a stage)."""
+    cache = ParseCache(tmp_path / "c.sqlite")
+    sentence = "The dog ran to the park."
+    cache.put(grammar.fold(sentence), False)  # planted: a parse would say True
+    with grammar.remembering(cache):
+        assert grammar.parses(sentence) is False
+        assert grammar.parses("A bird sang in the tree.") is True
+    assert cache.get(grammar.fold("A bird sang in the tree.")) == (True, True)  # written through
+    assert grammar.parses(sentence) is True  # outside the block: no cache

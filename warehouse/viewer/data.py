@@ -42,8 +42,13 @@ class Release:
             return []
         sql = f'select * exclude (run_id) from "{table}"' + (f" where {where}" if where else "") + (
             f" order by {order}" if order else "")
-        out = self.con.sql(sql, params=params or []).to_arrow_table().to_pylist()
-        return [{k: _parsed(k, v) for k, v in row.items()} for row in out]
+        table_rows = self.con.sql(sql, params=params or []).to_arrow_table()
+        parsed = [c for c in table_rows.column_names if c in JSON_COLUMNS]
+        out = table_rows.to_pylist()
+        for row in out if parsed else ():
+            for column in parsed:
+                row[column] = _parsed(column, row[column])
+        return out
 
     def personas(self) -> list[dict]:
         return self.rows("personas", order="persona_id")
