@@ -92,6 +92,16 @@ def quiet_dask() -> None:
         logging.getLogger(name).setLevel(logging.WARNING)
 
 
+def _api_started_early(config: BuildConfig) -> threading.Thread | None:
+    """A Dask build's temporary Prefect server, started on a thread now (`build_flow` finds it running: the server
+    is Prefect's per-process singleton); None for a build that starts no server here."""
+    if config.runner.kind != "dask" or config.runner.address:
+        return None
+    thread = threading.Thread(target=share_temporary_api, name="prefect-api", daemon=True)
+    thread.start()
+    return thread
+
+
 def share_temporary_api() -> str | None:
     """With no `PREFECT_API_URL`, start this process's temporary Prefect server now and export its URL, so
     the worker processes a LocalCluster spawns report their task runs to it. Otherwise each worker starts a
@@ -114,6 +124,7 @@ def run_build(config: BuildConfig, layout: Layout, version: str | None, console:
               freeze_if_unchanged: bool = True) -> BuildOutcome:
     """Build with a progress bar over persona stages (plus calls, errors and cache hits); ends with a
     summary table; returns the release path (or the release it matched) or the failure."""
+    early = _api_started_early(config)  # the server boots (about 3 s) while the pipeline's modules import
     from flows.build import STAGES
     from tasks.world.profile import persona_ids
 
@@ -139,6 +150,8 @@ def run_build(config: BuildConfig, layout: Layout, version: str | None, console:
     try:
         with bar:
             bar.update(job, description="starting Prefect")
+            if early is not None:
+                early.join()
             result = build_flow(config)(config=config, home=str(layout.home), version=version,
                                         freeze_if_unchanged=freeze_if_unchanged)
             bar.update(job, description="done")

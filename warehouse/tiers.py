@@ -39,12 +39,11 @@ def given_name(name: str) -> str:
 
 
 def _counter():
-    """Token counts of a batch of texts (`encode_ordinary`, one thread: the batch encoder starts threads per call,
-    which costs more than it saves on chat-sized texts)."""
-    from tasks.sources.chunking import encoding
+    """Token counts of a batch of texts, one at a time (the batch encoder starts threads per call, which costs more
+    than it saves on chat-sized texts), remembered for the build's other counts of the same texts."""
+    from tasks.sources.chunking import count_tokens
 
-    enc = encoding()
-    return lambda texts: [len(enc.encode_ordinary(x or "")) for x in texts]
+    return lambda texts: [count_tokens(x or "") for x in texts]
 
 
 def read_lives(con: duckdb.DuckDBPyConnection, run_id: str) -> list[Life]:

@@ -9,6 +9,7 @@ with the cl100k_base encoding shipped in the `bpe-openai` package (no download a
 from __future__ import annotations
 
 import functools
+import hashlib
 import html
 import re
 from collections.abc import Mapping, Sequence
@@ -31,9 +32,22 @@ def encoding():
     return bpe_openai.get_encoding("cl100k_base")
 
 
+_COUNTED: dict[bytes, int] = {}
+"""Token counts by a digest of the text: a build counts the same turns and document bodies three times in one
+process (the tier views, the manifest's dialogue figures, the scale gate), and each count is a BPE pass."""
+_COUNTED_MAX = 1 << 20
+
+
 def count_tokens(text: str) -> int:
-    """cl100k_base tokens in `text`."""
-    return len(encoding().encode(text))
+    """cl100k_base tokens in `text` (ordinary text: a special token's spelling counts as the text it is)."""
+    key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    found = _COUNTED.get(key)
+    if found is None:
+        found = len(encoding().encode_ordinary(text))
+        if len(_COUNTED) >= _COUNTED_MAX:  # a bound on memory (about 100 MB), not an eviction policy
+            _COUNTED.clear()
+        _COUNTED[key] = found
+    return found
 
 
 class Unit(NamedTuple):
