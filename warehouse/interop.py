@@ -102,21 +102,24 @@ def export_release(layout: Layout, release: str, fmt: str, out: Path, verify: bo
                                "tracks have no tiers")
         return _export_companion(folder, release, out), Report()
     if tier is not None:
-        bundle, report = tier_bundle(folder, tier), Report()
+        (bundle, own), report = tier_view(folder, tier), Report()
         if fmt == "hf":
-            return _export_hf_tier(bundle, release, tier, out), report
+            return _export_hf_tier(bundle, own, release, tier, out), report
         if documents_as_sessions:
             bundle = as_sessions(bundle, report)
         converted, found = _exporter(fmt, dated_attachments)(bundle)
         report.issues += found.issues
         return [_write(out / rel, text) for rel, text in sorted(converted.items())], report
     if fmt == "hf":
-        from tasks.interop.hf import dataset_card, export_tables
+        from tasks.interop.hf import dataset_card, export_tables, tier_table
 
         tables = {t: pq.read_table(folder / f"{t}.parquet") for t in _release_tables(folder)}
         files = _write_tables(out, export_tables(tables))
+        tiers = _release_tiers(folder)
+        files += _write_tables(out, {f"data/tier-{t}/train.parquet": tier_table(view, t, own)
+                                     for t, view, own in _tier_views(folder, tiers)})
         files.append(_write(out / "README.md", dataset_card(release, sorted(tables),
-                                                            {t: v.num_rows for t, v in tables.items()})))
+                                                            {t: v.num_rows for t, v in tables.items()}, tiers)))
         return files, Report()
     bundle, report = load_release(folder), Report()
     if documents_as_sessions:
@@ -126,34 +129,57 @@ def export_release(layout: Layout, release: str, fmt: str, out: Path, verify: bo
     return [_write(out / rel, text) for rel, text in sorted(converted.items())], report
 
 
-def tier_bundle(folder: Path, tier: str) -> Bundle:
-    """The release in `folder` at length tier `tier` (InteropError for a name that is not a size or a tier the
-    release does not have)."""
-    from schemas.tiers import TierError, tier_budget, tier_name
+def _tier_views(folder: Path, tiers: list[str]):
+    """(tier, the release at that tier, the ids of its own items) for each of `tiers`, the release read once;
+    InteropError for a tier the release does not have."""
     from tasks.tiers.view import apply_tier
+
+    whole = load_release(folder)
+    rows = {t: rows_of(t, pq.read_table(folder / f"{t}.parquet").to_pylist()) if (folder / f"{t}.parquet").is_file()
+            else [] for t in ("tier_history", "tier_questions", "tier_chats")}
+    for tier in tiers:
+        try:
+            view = apply_tier(whole, tier, rows["tier_history"], rows["tier_questions"], rows["tier_chats"])
+        except ValueError as exc:
+            raise InteropError(str(exc)) from None
+        yield tier, view, {h.item_id for h in rows["tier_history"] if h.tier == tier and h.source == "own"}
+
+
+def tier_view(folder: Path, tier: str) -> tuple[Bundle, set[str]]:
+    """The release in `folder` at length tier `tier` and the ids of its own items (InteropError for a name that is
+    not a size or a tier the release does not have)."""
+    from schemas.tiers import TierError, tier_budget, tier_name
 
     try:
         tier = tier_name(tier_budget(tier))
     except TierError as exc:
         raise InteropError(str(exc)) from None
-    rows = {t: rows_of(t, pq.read_table(folder / f"{t}.parquet").to_pylist()) if (folder / f"{t}.parquet").is_file()
-            else [] for t in ("tier_history", "tier_questions", "tier_chats")}
-    try:
-        return apply_tier(load_release(folder), tier, rows["tier_history"], rows["tier_questions"], rows["tier_chats"])
-    except ValueError as exc:
-        raise InteropError(str(exc)) from None
+    ((_, view, own),) = _tier_views(folder, [tier])
+    return view, own
 
 
-def _export_hf_tier(bundle: Bundle, release: str, tier: str, out: Path) -> list[Path]:
-    """The tier's rows as a Hugging Face folder: one config per table of the tier's view."""
+def _export_hf_tier(bundle: Bundle, own: set[str], release: str, tier: str, out: Path) -> list[Path]:
+    """The tier's rows as a Hugging Face folder: one config per table of the tier's view, and the tier's own config
+    (a row per persona, as the whole release's export writes it)."""
     from schemas.tables import to_arrow
-    from tasks.interop.hf import dataset_card, export_tables
+    from tasks.interop.hf import dataset_card, export_tables, tier_table
 
     tables = {t: to_arrow(t, bundle.rows(t), "") for t in Bundle.TABLES}
     files = _write_tables(out, export_tables(tables))
+    files += _write_tables(out, {f"data/tier-{tier}/train.parquet": tier_table(bundle, tier, own)})
     files.append(_write(out / "README.md", dataset_card(f"{release} at tier {tier}", sorted(tables),
-                                                        {t: v.num_rows for t, v in tables.items()})))
+                                                        {t: v.num_rows for t, v in tables.items()}, [tier])))
     return files
+
+
+def _release_tiers(folder: Path) -> list[str]:
+    """The release's tier names, smallest first (none for a release built without tiers or before them)."""
+    from schemas.tiers import tier_budget
+
+    path = folder / "tier_history.parquet"
+    if not path.is_file():
+        return []
+    return sorted(set(pq.read_table(path, columns=["tier"]).column("tier").to_pylist()), key=tier_budget)
 
 
 def _export_companion(folder: Path, release: str, out: Path) -> list[Path]:

@@ -113,6 +113,39 @@ def test_export_at_a_tier_reads_back_with_each_format_s_loader(built, tmp_path):
             assert len(bundle.sessions) == talks
 
 
+def test_the_hugging_face_export_has_one_config_per_tier(built, tmp_path):
+    """The whole release's hf folder: a `tier-<name>` config per tier, a row per persona holding the tier's history
+    (own and haystack sessions with their turns, documents) and questions with the tier's answers."""
+    from datasets import load_dataset
+
+    home, folder = built
+    con = release_con(folder)
+    out = tmp_path / "hf"
+    result = runner.invoke(app, ["export", "--release", "tiny/v0001", "--format", "hf", "--out", str(out),
+                                 "--home", str(home)])
+    assert result.exit_code == 0, result.output
+    card = (out / "README.md").read_text()
+    assert "config_name: tier-4k" in card and "config_name: tier-32k" in card
+    cache = str(tmp_path / "hf-cache")
+    for tier in ("4k", "32k"):
+        rows = load_dataset(str(out), name=f"tier-{tier}", split="train", cache_dir=cache)
+        assert rows["persona_id"] == sorted(rows["persona_id"]) and set(rows["tier"]) == {tier}
+        asked = dict(con.execute("select question_id, answer from tier_questions where tier = ?", [tier]).fetchall())
+        got = {q["question_id"]: q["answer"] for r in rows for q in r["questions"]}
+        assert got == asked  # every question of the tier, with the tier's answer (a re-derived count included)
+        sources = con.execute("select source, count(*) from tier_history where tier = ? and kind <> 'document' "
+                              "group by all", [tier]).fetchall()
+        held = {"own": 0, "haystack": 0}
+        for r in rows:
+            for session in r["sessions"]:
+                held[session["source"]] += 1
+                assert session["turns"] and all(t["text"] for t in session["turns"])
+        assert held == {source: n for source, n in sources} | {k: 0 for k in held if k not in dict(sources)}
+        documents = con.execute("select count(*) from tier_history where tier = ? and kind = 'document'",
+                                [tier]).fetchone()[0]
+        assert sum(len(r["documents"]) for r in rows) == documents
+
+
 def test_a_tier_the_release_lacks_and_a_name_that_is_no_size_are_one_line_each(built, tmp_path):
     home, _ = built
     result = runner.invoke(app, ["export", "--release", "tiny/v0001", "--format", "locomo", "--out",
