@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import email.utils
+import functools
 import random
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -57,6 +58,7 @@ class Party(BaseModel):
         return f"{self.name} <{self.address}>"
 
 
+@functools.lru_cache(maxsize=4096)
 def address(name: str, domain: str) -> str:
     """`Daniel Okafor` -> `daniel.okafor@<domain>`."""
     local = ".".join(re.sub(r"[^a-z0-9]", "", part.lower()) for part in name.split())
