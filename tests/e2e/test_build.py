@@ -332,10 +332,11 @@ def test_the_release_loads_with_datasets_and_mlcroissant(tiny, tmp_path):
     assert result.exit_code == 0, result.output
     hf_card = (exported / "README.md").read_text()
     hf_configs = [line.split(": ", 1)[1] for line in hf_card.split("---")[1].splitlines() if "config_name" in line]
-    assert set(hf_configs) == set(configs) and "license: mit" in hf_card
+    tiers = {f"tier-{t}" for t in manifest["tiers"]}  # one config per length tier, a row per persona
+    assert tiers and set(hf_configs) == set(configs) | tiers and "license: mit" in hf_card
     for name in hf_configs:
         rows = load_dataset(str(exported), name=name, split="train", cache_dir=str(tmp_path / "cache"))
-        assert rows.num_rows == manifest["row_counts"][name], name
+        assert rows.num_rows == manifest["row_counts"]["personas" if name in tiers else name], name
     dataset = mlc.Dataset(jsonld=str(path / "croissant.json"))
     assert dataset.metadata.ctx.issues.errors == set() and dataset.metadata.ctx.issues.warnings == set()
     assert dataset.metadata.version == "1.0.0" and "lifeloom" in dataset.metadata.cite_as
