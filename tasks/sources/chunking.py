@@ -35,7 +35,7 @@ def encoding():
 _COUNTED: dict[bytes, int] = {}
 """Token counts by a digest of the text: a build counts the same turns and document bodies three times in one
 process (the tier views, the manifest's dialogue figures, the scale gate), and each count is a BPE pass."""
-_COUNTED_MAX = 1 << 20
+_COUNTED_MAX = 1 << 19
 
 
 def count_tokens(text: str) -> int:
@@ -44,7 +44,7 @@ def count_tokens(text: str) -> int:
     found = _COUNTED.get(key)
     if found is None:
         found = len(encoding().encode_ordinary(text))
-        if len(_COUNTED) >= _COUNTED_MAX:  # a bound on memory (about 100 MB), not an eviction policy
+        if len(_COUNTED) >= _COUNTED_MAX:  # a bound on memory (about 70 MB), not an eviction policy
             _COUNTED.clear()
         _COUNTED[key] = found
     return found
