@@ -66,8 +66,21 @@ def build_flow(config: BuildConfig):
     else:
         share_temporary_api()
         runner = DaskTaskRunner(cluster_kwargs={"n_workers": config.runner.workers, "dashboard_address": None,
-                                                "threads_per_worker": config.runner.threads_per_worker})
+                                                "threads_per_worker": threads_per_worker(config)})
     return build_corpus.with_options(task_runner=runner)
+
+
+def threads_per_worker(config: BuildConfig) -> int:
+    """Task threads in each LocalCluster worker: `[runner] threads_per_worker`, else 1 when every stage narrates
+    offline (the stages are CPU-bound Python: a second thread only fights the first for the interpreter lock), else
+    enough threads for `max_active_personas` branches to wait on their providers at once (a batch round waits hours
+    for its results; one thread a worker would keep the other personas' batches from being sent meanwhile)."""
+    if config.runner.threads_per_worker is not None:
+        return config.runner.threads_per_worker
+    providers = [config.provider, *config.stages.providers.values()]
+    if all(p.name == "offline" for p in providers):
+        return 1
+    return max(2, -(-config.runner.max_active_personas // config.runner.workers))
 
 
 def lean_dask() -> None:
@@ -75,7 +88,7 @@ def lean_dask() -> None:
     the worker processes): no statistical profiler, whose thread walks every thread's stack each 10 ms while holding
     the interpreter lock. Together with one task thread per worker (two threads each before: every call that let go
     of the lock, a hash or a file check, waited for the other thread to give it back), a rhelm build's persona
-    branches went from 105 s to 92 s here and its workers' CPU from 185 s to 164 s (`[runner] threads_per_worker`)."""
+    branches went from 105 s to 92 s here and its workers' CPU from 185 s to 164 s (`threads_per_worker`)."""
     import dask
 
     dask.config.set({"distributed.worker.profile.enabled": False})

@@ -313,8 +313,9 @@ class RunnerOptions(_Strict):
     kind: Literal["default", "dask"] = "default"
     address: str | None = Field(None, description="an existing Dask scheduler, e.g. tcp://10.0.0.5:8786")
     workers: int = Field(2, ge=1, description="LocalCluster workers when no address is given")
-    threads_per_worker: int = Field(1, ge=1, description="task threads per LocalCluster worker (stage work is Python: "
-                                    "a second thread fights the first for the interpreter lock)")
+    threads_per_worker: int | None = Field(None, ge=1, description=(
+        "task threads per LocalCluster worker; unset: 1 when every stage narrates offline (CPU-bound Python), else "
+        "enough for max_active_personas to wait on their providers at once"))
     max_active_personas: int = Field(
         4, ge=1, description="persona branches in flight at once (peak memory grows with this, not with personas)"
     )
