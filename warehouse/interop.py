@@ -115,9 +115,10 @@ def export_release(layout: Layout, release: str, fmt: str, out: Path, verify: bo
 
         tables = {t: pq.read_table(folder / f"{t}.parquet") for t in _release_tables(folder)}
         files = _write_tables(out, export_tables(tables))
-        tiers = _release_tiers(folder)
+        views = list(_tier_views(folder))  # every tier of the release, smallest first (none without tiers)
+        tiers = [t for t, _, _ in views]
         files += _write_tables(out, {f"data/tier-{t}/train.parquet": tier_table(view, t, own)
-                                     for t, view, own in _tier_views(folder, tiers)})
+                                     for t, view, own in views})
         files.append(_write(out / "README.md", dataset_card(release, sorted(tables),
                                                             {t: v.num_rows for t, v in tables.items()}, tiers)))
         return files, Report()
@@ -129,14 +130,17 @@ def export_release(layout: Layout, release: str, fmt: str, out: Path, verify: bo
     return [_write(out / rel, text) for rel, text in sorted(converted.items())], report
 
 
-def _tier_views(folder: Path, tiers: list[str]):
-    """(tier, the release at that tier, the ids of its own items) for each of `tiers`, the release read once;
-    InteropError for a tier the release does not have."""
-    from tasks.tiers.view import apply_tier
+def _tier_views(folder: Path, tiers: list[str] | None = None):
+    """(tier, the release at that tier, the ids of its own items) for each of `tiers` (default: every tier the
+    release has, smallest first), the release read once; InteropError for a tier the release does not have."""
+    from tasks.tiers.view import apply_tier, tier_names
 
-    whole = load_release(folder)
     rows = {t: rows_of(t, pq.read_table(folder / f"{t}.parquet").to_pylist()) if (folder / f"{t}.parquet").is_file()
             else [] for t in ("tier_history", "tier_questions", "tier_chats")}
+    tiers = tier_names(rows["tier_history"]) if tiers is None else tiers
+    if not tiers:
+        return
+    whole = load_release(folder)
     for tier in tiers:
         try:
             view = apply_tier(whole, tier, rows["tier_history"], rows["tier_questions"], rows["tier_chats"])
@@ -170,16 +174,6 @@ def _export_hf_tier(bundle: Bundle, own: set[str], release: str, tier: str, out:
     files.append(_write(out / "README.md", dataset_card(f"{release} at tier {tier}", sorted(tables),
                                                         {t: v.num_rows for t, v in tables.items()}, [tier])))
     return files
-
-
-def _release_tiers(folder: Path) -> list[str]:
-    """The release's tier names, smallest first (none for a release built without tiers or before them)."""
-    from schemas.tiers import tier_budget
-
-    path = folder / "tier_history.parquet"
-    if not path.is_file():
-        return []
-    return sorted(set(pq.read_table(path, columns=["tier"]).column("tier").to_pylist()), key=tier_budget)
 
 
 def _export_companion(folder: Path, release: str, out: Path) -> list[Path]:

@@ -192,10 +192,12 @@ def tier_figures(con: duckdb.DuckDBPyConnection, run_id: str, names: list[str]) 
 
     if not names:
         return {}
-    rows = from_records(TierRow, con.execute("select * exclude (run_id) from tiers where run_id = ?",
-                                             [run_id]).to_arrow_table().to_pylist())
-    asked = from_records(TierQuestion, con.execute("select * exclude (run_id) from tier_questions where run_id = ?",
-                                                   [run_id]).to_arrow_table().to_pylist())
+    def rows_of(table: str) -> list[dict]:  # con.sql: Arrow straight from the relation (execute's copies and warns)
+        return con.sql(f"select * exclude (run_id) from {table} where run_id = $r",
+                       params={"r": run_id}).to_arrow_table().to_pylist()
+
+    rows = from_records(TierRow, rows_of("tiers"))
+    asked = from_records(TierQuestion, rows_of("tier_questions"))
     return tier_summary(rows, asked, {n: tier_budget(n) for n in names})
 
 
